@@ -1,0 +1,387 @@
+// Package core is the A* search that every layer of Cairn runs on.
+//
+// The graph is seen through the small [Graph] interface: nodes are dense
+// integer IDs in [0, NumNodes), and one call per expansion appends a node's
+// out-edges to a buffer the searcher owns. Edge costs must be finite and
+// non-negative. A [Heuristic] is given per query; it must never overestimate
+// the remaining cost (admissible) for the returned paths to be optimal, and
+// should be consistent (h(a) ≤ cost(a,b) + h(b)) for no node to be expanded
+// twice. A nil heuristic is Dijkstra's algorithm.
+//
+// A [Searcher] owns all scratch memory (costs, parents, the open list) in flat
+// slices indexed by node and stamped with a generation counter, so starting a
+// new query costs O(1) and a steady-state query allocates nothing. The open
+// list is a typed binary heap with lazy deletion: an improved node is pushed
+// again and the stale entry is skipped when popped. Ties on f are broken
+// toward larger g, which on grids and meshes with many equal-cost paths
+// expands far fewer nodes.
+//
+// [Sliced] runs the same search a bounded number of expansions at a time, so a
+// game can spread one long query over several frames; it owns its own scratch
+// and cannot disturb a blocking query.
+//
+// A Searcher or Sliced is not safe for concurrent use: give each goroutine its
+// own. The graph they read may be shared.
+package core
+
+import (
+	"fmt"
+	"math"
+)
+
+// Edge is one out-edge of a node: the node it leads to and its cost.
+type Edge struct {
+	To   int32
+	Cost float64
+}
+
+// Graph is what the search needs of a graph. Implementations must be safe for
+// concurrent reads if several searchers share them.
+type Graph interface {
+	// NumNodes returns the number of nodes; IDs run from 0 to NumNodes()-1.
+	NumNodes() int
+	// AppendEdges appends the out-edges of node n to dst and returns the
+	// extended slice. It is called once per expansion and should not
+	// allocate when dst has room.
+	AppendEdges(dst []Edge, n int32) []Edge
+}
+
+// Heuristic estimates the cost from a node to the goal of the current query.
+type Heuristic interface {
+	Estimate(n int32) float64
+}
+
+// Status says how a search ended.
+type Status uint8
+
+const (
+	// Found means a path to the goal was found.
+	Found Status = iota
+	// Unreachable means the open list ran empty: no path exists.
+	Unreachable
+	// BudgetSpent means the expansion budget ran out first; the result
+	// describes a partial path to the node with the lowest heuristic seen.
+	BudgetSpent
+	// InProgress means a [Sliced] search has more steps to take.
+	InProgress
+)
+
+func (s Status) String() string {
+	switch s {
+	case Found:
+		return "found"
+	case Unreachable:
+		return "unreachable"
+	case BudgetSpent:
+		return "budget spent"
+	case InProgress:
+		return "in progress"
+	}
+	return fmt.Sprintf("Status(%d)", uint8(s))
+}
+
+// Options tunes one query. The zero value is plain, unbounded A*.
+type Options struct {
+	// Weight multiplies the heuristic: f = g + Weight·h. Values below 1
+	// (including the zero value) mean 1. With an admissible heuristic a
+	// weighted search returns a path no longer than Weight times the optimum.
+	Weight float64
+	// MaxExpansions caps the number of node expansions; 0 means no cap.
+	// When the cap is reached the search ends with [BudgetSpent] and a
+	// partial path toward the goal.
+	MaxExpansions int
+	// OnExpand, when not nil, is called with each node as it is expanded,
+	// in order, and its cost from the start. It costs one nil check per
+	// expansion when unused.
+	OnExpand func(n int32, g float64)
+}
+
+// Result describes a finished search.
+type Result struct {
+	Status Status
+	// End is the last node of the path: the goal when Found, the node of
+	// lowest heuristic reached when BudgetSpent, -1 when Unreachable.
+	End int32
+	// Cost is the cost of the path from the start to End.
+	Cost float64
+	// Expanded counts the nodes expanded.
+	Expanded int
+}
+
+// node state stamps: a node is unseen unless its stamp equals the current
+// generation (open) or the generation plus one (closed).
+type nodeState struct {
+	g      float64
+	parent int32
+	stamp  uint32
+}
+
+type entry struct {
+	f    float64
+	g    float64
+	node int32
+}
+
+// less orders heap entries by f, then toward larger g.
+func less(a, b *entry) bool {
+	if a.f != b.f {
+		return a.f < b.f
+	}
+	return a.g > b.g
+}
+
+// search is the state shared by Searcher and Sliced.
+type search struct {
+	graph Graph
+	nodes []nodeState
+	gen   uint32
+	heap  []entry
+	edges []Edge
+
+	// current query
+	goal     int32
+	isGoal   func(int32) bool
+	targets  int // targets not yet settled, for multi-target searches
+	target   []uint32
+	h        Heuristic
+	w        float64
+	opt      Options
+	expanded int
+	best     int32 // node of lowest h seen
+	bestH    float64
+	res      Result
+	done     bool
+}
+
+func (s *search) init(g Graph) {
+	n := g.NumNodes()
+	if n < 0 || n > math.MaxInt32 {
+		panic(fmt.Sprintf("core: graph has %d nodes, want 0..%d", n, math.MaxInt32))
+	}
+	s.graph = g
+	s.nodes = make([]nodeState, n)
+	s.gen = 0
+}
+
+// resize grows the scratch to the graph's current node count.
+func (s *search) resize() {
+	if n := s.graph.NumNodes(); n != len(s.nodes) {
+		if n <= cap(s.nodes) {
+			s.nodes = s.nodes[:n]
+		} else {
+			s.nodes = make([]nodeState, n)
+		}
+		clear(s.nodes)
+		s.gen = 0
+	}
+}
+
+func (s *search) nextGen() {
+	s.gen += 2
+	if s.gen == 0 || s.gen == math.MaxUint32 {
+		// Wrap-around: stamps from 2^31 searches ago could look current.
+		clear(s.nodes)
+		clear(s.target)
+		s.gen = 2
+	}
+}
+
+func (s *search) checkNode(n int32, what string) {
+	if n < 0 || int(n) >= len(s.nodes) {
+		panic(fmt.Sprintf("core: %s node %d out of range [0, %d)", what, n, len(s.nodes)))
+	}
+}
+
+func (s *search) begin(start int32, h Heuristic, opt Options) {
+	s.resize()
+	s.checkNode(start, "start")
+	s.nextGen()
+	s.heap = s.heap[:0]
+	s.h = h
+	s.w = opt.Weight
+	if s.w < 1 || math.IsNaN(s.w) {
+		s.w = 1
+	}
+	s.opt = opt
+	s.expanded = 0
+	s.done = false
+	s.res = Result{Status: InProgress, End: -1}
+	s.isGoal = nil
+	s.targets = 0
+	hs := s.estimate(start)
+	s.best, s.bestH = start, hs
+	s.nodes[start] = nodeState{g: 0, parent: -1, stamp: s.gen}
+	s.push(entry{f: s.w * hs, g: 0, node: start})
+}
+
+func (s *search) estimate(n int32) float64 {
+	if s.h == nil {
+		return 0
+	}
+	return s.h.Estimate(n)
+}
+
+func (s *search) reached(n int32) bool {
+	if s.isGoal != nil {
+		return s.isGoal(n)
+	}
+	if s.targets > 0 {
+		if s.target[n] == s.gen {
+			s.target[n] = 0
+			s.targets--
+		}
+		return s.targets == 0
+	}
+	return n == s.goal
+}
+
+// step expands at most n nodes (n ≤ 0: no limit) and reports whether the
+// search has ended.
+func (s *search) step(n int) bool {
+	if s.done {
+		return true
+	}
+	nodes := s.nodes
+	gen := s.gen
+	closed := gen + 1
+	for steps := 0; n <= 0 || steps < n; steps++ {
+		if len(s.heap) == 0 {
+			s.finish(Result{Status: Unreachable, End: -1})
+			return true
+		}
+		top := s.pop()
+		u := top.node
+		su := &nodes[u]
+		if su.stamp == closed || top.g != su.g {
+			steps-- // stale entry: not an expansion
+			continue
+		}
+		if s.reached(u) {
+			su.stamp = closed
+			s.finish(Result{Status: Found, End: u, Cost: su.g})
+			return true
+		}
+		if s.opt.MaxExpansions > 0 && s.expanded >= s.opt.MaxExpansions {
+			s.push(top) // leave the open list as it was
+			s.finish(Result{Status: BudgetSpent, End: s.best, Cost: nodes[s.best].g})
+			return true
+		}
+		su.stamp = closed
+		s.expanded++
+		gu := su.g
+		if s.opt.OnExpand != nil {
+			s.opt.OnExpand(u, gu)
+		}
+		s.edges = s.graph.AppendEdges(s.edges[:0], u)
+		for _, e := range s.edges {
+			v := e.To
+			sv := &nodes[v]
+			ng := gu + e.Cost
+			if sv.stamp == gen {
+				if ng >= sv.g {
+					continue
+				}
+			} else if sv.stamp == closed {
+				// With an inconsistent heuristic a closed node can still
+				// improve; reopen it so the result stays optimal.
+				if ng >= sv.g {
+					continue
+				}
+			}
+			sv.g = ng
+			sv.parent = u
+			sv.stamp = gen
+			hv := s.estimate(v)
+			if hv < s.bestH || (hv == s.bestH && ng < nodes[s.best].g) {
+				s.best, s.bestH = v, hv
+			}
+			s.push(entry{f: ng + s.w*hv, g: ng, node: v})
+		}
+	}
+	return false
+}
+
+func (s *search) finish(r Result) {
+	r.Expanded = s.expanded
+	s.res = r
+	s.done = true
+}
+
+func (s *search) push(e entry) {
+	h := append(s.heap, e)
+	i := len(h) - 1
+	for i > 0 {
+		p := (i - 1) / 2
+		if !less(&e, &h[p]) {
+			break
+		}
+		h[i] = h[p]
+		i = p
+	}
+	h[i] = e
+	s.heap = h
+}
+
+func (s *search) pop() entry {
+	h := s.heap
+	top := h[0]
+	last := h[len(h)-1]
+	h = h[:len(h)-1]
+	n := len(h)
+	if n > 0 {
+		i := 0
+		for {
+			c := 2*i + 1
+			if c >= n {
+				break
+			}
+			if r := c + 1; r < n && less(&h[r], &h[c]) {
+				c = r
+			}
+			if !less(&h[c], &last) {
+				break
+			}
+			h[i] = h[c]
+			i = c
+		}
+		h[i] = last
+	}
+	s.heap = h
+	return top
+}
+
+// appendPath appends the nodes from the start to end.
+func (s *search) appendPath(dst []int32, end int32) []int32 {
+	if end < 0 || int(end) >= len(s.nodes) || !s.seen(end) {
+		return dst
+	}
+	i := len(dst)
+	for n := end; n >= 0; n = s.nodes[n].parent {
+		dst = append(dst, n)
+	}
+	for j := len(dst) - 1; i < j; i, j = i+1, j-1 {
+		dst[i], dst[j] = dst[j], dst[i]
+	}
+	return dst
+}
+
+func (s *search) seen(n int32) bool {
+	st := s.nodes[n].stamp
+	return s.gen != 0 && (st == s.gen || st == s.gen+1)
+}
+
+func (s *search) dist(n int32) (float64, bool) {
+	if n < 0 || int(n) >= len(s.nodes) || s.nodes[n].stamp != s.gen+1 || s.gen == 0 {
+		return math.Inf(1), false
+	}
+	return s.nodes[n].g, true
+}
+
+func (s *search) appendOpen(dst []int32) []int32 {
+	for _, e := range s.heap {
+		if st := s.nodes[e.node]; st.stamp == s.gen && st.g == e.g {
+			dst = append(dst, e.node)
+		}
+	}
+	return dst
+}

@@ -1,0 +1,196 @@
+package grid
+
+import (
+	"fmt"
+	"image"
+	"math"
+	"math/bits"
+
+	"github.com/cairn-nav/cairn/core"
+)
+
+// Heuristic selects the estimate a grid query uses.
+type Heuristic uint8
+
+const (
+	// Auto is the octile distance on 8-connected grids and the Manhattan
+	// distance on 4-connected ones: admissible and consistent, and exact on
+	// an open grid of unit terrain.
+	Auto Heuristic = iota
+	// Zero turns the search into Dijkstra's algorithm.
+	Zero
+)
+
+// Query tunes one grid search. The zero value is optimal A* with the [Auto]
+// heuristic and no budget.
+type Query struct {
+	Heuristic Heuristic
+	// Weight multiplies the heuristic (values below 1 mean 1); the path is
+	// then at most Weight times longer than optimal.
+	Weight float64
+	// MaxExpansions caps the expansions (0: no cap). A search that hits the
+	// cap returns status [core.BudgetSpent] and a partial path to the cell
+	// nearest the goal by the heuristic.
+	MaxExpansions int
+	// OnExpand, when not nil, receives each expanded cell in order with its
+	// cost from the start.
+	OnExpand func(p image.Point, g float64)
+}
+
+// Result describes a grid search.
+type Result struct {
+	// Status is core.Found, core.Unreachable or core.BudgetSpent.
+	Status core.Status
+	// Cost is the exact cost of the returned path.
+	Cost float64
+	// Expanded counts the cells expanded; 0 when regions alone showed the
+	// goal unreachable.
+	Expanded int
+	// End is the last cell of the returned path: the goal when Found, the
+	// end of the partial path when BudgetSpent.
+	End image.Point
+}
+
+// graph presents a Grid to the core search; nodes are padded cell indices.
+type graph Grid
+
+var baseCost = [numDirs]float64{1, 1, 1, 1, math.Sqrt2, math.Sqrt2, math.Sqrt2, math.Sqrt2}
+
+func (gr *graph) NumNodes() int { return len(gr.free) }
+
+func (gr *graph) AppendEdges(dst []core.Edge, n int32) []core.Edge {
+	m := gr.moves[n]
+	if gr.cost == nil {
+		for m != 0 {
+			d := bits.TrailingZeros8(m)
+			m &= m - 1
+			dst = append(dst, core.Edge{To: n + gr.off[d], Cost: baseCost[d]})
+		}
+		return dst
+	}
+	cn := gr.cost[n]
+	for m != 0 {
+		d := bits.TrailingZeros8(m)
+		m &= m - 1
+		to := n + gr.off[d]
+		dst = append(dst, core.Edge{To: to, Cost: baseCost[d] * (cn + gr.cost[to]) / 2})
+	}
+	return dst
+}
+
+// distance is the octile or Manhattan distance to a goal cell, in padded
+// coordinates.
+type distance struct {
+	pw     int32
+	gx, gy int32
+	four   bool
+}
+
+func (h *distance) Estimate(n int32) float64 {
+	y := n / h.pw
+	x := n - y*h.pw
+	dx, dy := x-h.gx, y-h.gy
+	if dx < 0 {
+		dx = -dx
+	}
+	if dy < 0 {
+		dy = -dy
+	}
+	if h.four {
+		return float64(dx + dy)
+	}
+	if dx < dy {
+		dx, dy = dy, dx
+	}
+	return float64(dx) + (math.Sqrt2-1)*float64(dy)
+}
+
+// Searcher answers path queries on one grid and owns the scratch memory of
+// its searches. It is not safe for concurrent use; give each goroutine its
+// own. After its buffers have grown, a query allocates nothing but what it
+// appends to the caller's slice (and nothing when that slice has room).
+type Searcher struct {
+	g        *Grid
+	s        *core.Searcher
+	h        distance
+	ids      []int32
+	onExpand func(p image.Point, g float64)
+	expandFn func(n int32, g float64)
+}
+
+// NewSearcher returns a searcher for g. Its scratch takes about 16 bytes per
+// cell.
+func NewSearcher(g *Grid) *Searcher {
+	s := &Searcher{g: g, s: core.NewSearcher((*graph)(g))}
+	s.h = distance{pw: int32(g.pw), four: g.conn == Four}
+	s.expandFn = s.expand
+	return s
+}
+
+func (s *Searcher) expand(n int32, g float64) { s.onExpand(s.g.pxy(n), g) }
+
+// Grid returns the grid the searcher works on.
+func (s *Searcher) Grid() *Grid { return s.g }
+
+func (g *Grid) checkEnd(p image.Point, what string) error {
+	if !g.In(p) {
+		return fmt.Errorf("grid: %s (%d,%d) is outside the %d×%d grid", what, p.X, p.Y, g.w, g.h)
+	}
+	if !g.free[g.pidx(p.X, p.Y)] {
+		return fmt.Errorf("grid: %s (%d,%d) is a blocked cell", what, p.X, p.Y)
+	}
+	return nil
+}
+
+// AppendPath finds a path from one cell to another and appends its cells,
+// from and to included, to dst. A goal in another connected region is
+// answered at once with status [core.Unreachable] and nothing appended. A
+// start or goal outside the grid or on a blocked cell is an error.
+//
+// The search is A* with the query's heuristic, ties broken toward larger
+// cost-so-far; its cost is O(E log V) in the cells it touches.
+func (s *Searcher) AppendPath(dst []image.Point, from, to image.Point, q Query) ([]image.Point, Result, error) {
+	g := s.g
+	if err := g.checkEnd(from, "start"); err != nil {
+		return dst, Result{}, err
+	}
+	if err := g.checkEnd(to, "goal"); err != nil {
+		return dst, Result{}, err
+	}
+	if !g.Connected(from, to) {
+		return dst, Result{Status: core.Unreachable, End: from}, nil
+	}
+	start, goal := int32(g.pidx(from.X, from.Y)), int32(g.pidx(to.X, to.Y))
+	opt := core.Options{Weight: q.Weight, MaxExpansions: q.MaxExpansions}
+	if q.OnExpand != nil {
+		s.onExpand = q.OnExpand
+		opt.OnExpand = s.expandFn
+	}
+	var h core.Heuristic
+	if q.Heuristic == Auto {
+		s.h.gx, s.h.gy = int32(to.X+1), int32(to.Y+1)
+		h = &s.h
+	}
+	r := s.s.Search(start, goal, h, opt)
+	s.onExpand = nil
+	res := Result{Status: r.Status, Cost: r.Cost, Expanded: r.Expanded, End: from}
+	if r.End < 0 {
+		return dst, res, nil
+	}
+	res.End = g.pxy(r.End)
+	s.ids = s.s.AppendPath(s.ids[:0], r.End)
+	for _, id := range s.ids {
+		dst = append(dst, g.pxy(id))
+	}
+	return dst, res, nil
+}
+
+// AppendOpen appends the cells left on the open list by the latest search,
+// for pictures of the search frontier.
+func (s *Searcher) AppendOpen(dst []image.Point) []image.Point {
+	s.ids = s.s.AppendOpen(s.ids[:0])
+	for _, id := range s.ids {
+		dst = append(dst, s.g.pxy(id))
+	}
+	return dst
+}
