@@ -27,6 +27,7 @@ package core
 import (
 	"fmt"
 	"math"
+	"slices"
 )
 
 // Edge is one out-edge of a node: the node it leads to and its cost.
@@ -44,6 +45,16 @@ type Graph interface {
 	// extended slice. It is called once per expansion and should not
 	// allocate when dst has room.
 	AppendEdges(dst []Edge, n int32) []Edge
+}
+
+// PrunedGraph is a [Graph] whose out-edges depend on the node a search
+// reached it from, as in jump point search, where the direction of arrival
+// prunes the successors. When the graph given to a searcher implements it,
+// the search calls AppendEdgesFrom instead of AppendEdges; parent is -1 for
+// the start node.
+type PrunedGraph interface {
+	Graph
+	AppendEdgesFrom(dst []Edge, n, parent int32) []Edge
 }
 
 // Heuristic estimates the cost from a node to the goal of the current query.
@@ -116,27 +127,40 @@ type nodeState struct {
 	stamp  uint32
 }
 
+// entry is one open-list entry, 16 bytes. key holds the bits of f, a
+// non-negative float64, whose order as unsigned integers is the order of the
+// floats: integer compares are cheaper and branch less than float ones. tg is
+// the entry's cost from the start rounded to float32 bits; it only breaks ties
+// on f, where rounding cannot cost optimality.
 type entry struct {
-	f    float64
-	g    float64
+	key  uint64
+	tg   uint32
 	node int32
+}
+
+func makeEntry(f, g float64, n int32) entry {
+	return entry{key: math.Float64bits(f), tg: math.Float32bits(float32(g)), node: n}
 }
 
 // less orders heap entries by f, then toward larger g.
 func less(a, b *entry) bool {
-	if a.f != b.f {
-		return a.f < b.f
-	}
-	return a.g > b.g
+	return a.key < b.key || (a.key == b.key && a.tg > b.tg)
 }
+
+// noise is the relative improvement below which a new cost for a node
+// counts as rounding noise rather than a shorter path: sums of the same
+// steps in another order differ in their last bits, and each such
+// "improvement" would cost a heap entry and possibly an expansion.
+const noise = 1e-12
 
 // search is the state shared by Searcher and Sliced.
 type search struct {
-	graph Graph
-	nodes []nodeState
-	gen   uint32
-	heap  []entry
-	edges []Edge
+	graph  Graph
+	pruned PrunedGraph // graph, when it prunes by parent
+	nodes  []nodeState
+	gen    uint32
+	heap   []entry
+	edges  []Edge
 
 	// current query
 	goal     int32
@@ -159,6 +183,7 @@ func (s *search) init(g Graph) {
 		panic(fmt.Sprintf("core: graph has %d nodes, want 0..%d", n, math.MaxInt32))
 	}
 	s.graph = g
+	s.pruned, _ = g.(PrunedGraph)
 	s.nodes = make([]nodeState, n)
 	s.gen = 0
 }
@@ -211,14 +236,17 @@ func (s *search) begin(start int32, h Heuristic, opt Options) {
 	hs := s.estimate(start)
 	s.best, s.bestH = start, hs
 	s.nodes[start] = nodeState{g: 0, parent: -1, stamp: s.gen}
-	s.push(entry{f: s.w * hs, g: 0, node: start})
+	s.push(makeEntry(s.w*hs, 0, start))
 }
 
 func (s *search) estimate(n int32) float64 {
 	if s.h == nil {
 		return 0
 	}
-	return s.h.Estimate(n)
+	if h := s.h.Estimate(n); h > 0 {
+		return h
+	}
+	return 0 // also for NaN: keys must be non-negative
 }
 
 func (s *search) reached(n int32) bool {
@@ -252,8 +280,11 @@ func (s *search) step(n int) bool {
 		top := s.pop()
 		u := top.node
 		su := &nodes[u]
-		if su.stamp == closed || top.g != su.g {
-			steps-- // stale entry: not an expansion
+		if su.stamp == closed {
+			// A stale entry of a node already expanded. (An entry made stale
+			// by an improvement of a node still open cannot come first: the
+			// improved entry has the same h and a smaller g.)
+			steps-- // not an expansion
 			continue
 		}
 		if s.reached(u) {
@@ -272,21 +303,20 @@ func (s *search) step(n int) bool {
 		if s.opt.OnExpand != nil {
 			s.opt.OnExpand(u, gu)
 		}
-		s.edges = s.graph.AppendEdges(s.edges[:0], u)
+		if s.pruned != nil {
+			s.edges = s.pruned.AppendEdgesFrom(s.edges[:0], u, su.parent)
+		} else {
+			s.edges = s.graph.AppendEdges(s.edges[:0], u)
+		}
 		for _, e := range s.edges {
 			v := e.To
 			sv := &nodes[v]
 			ng := gu + e.Cost
-			if sv.stamp == gen {
-				if ng >= sv.g {
-					continue
-				}
-			} else if sv.stamp == closed {
-				// With an inconsistent heuristic a closed node can still
-				// improve; reopen it so the result stays optimal.
-				if ng >= sv.g {
-					continue
-				}
+			if (sv.stamp == gen || sv.stamp == closed) && ng >= sv.g*(1-noise) {
+				// Not better, or better only by rounding noise. (With an
+				// inconsistent heuristic a closed node can still improve;
+				// it is then reopened so the result stays optimal.)
+				continue
 			}
 			sv.g = ng
 			sv.parent = u
@@ -295,7 +325,7 @@ func (s *search) step(n int) bool {
 			if hv < s.bestH || (hv == s.bestH && ng < nodes[s.best].g) {
 				s.best, s.bestH = v, hv
 			}
-			s.push(entry{f: ng + s.w*hv, g: ng, node: v})
+			s.push(makeEntry(ng+s.w*hv, ng, v))
 		}
 	}
 	return false
@@ -322,12 +352,16 @@ func (s *search) push(e entry) {
 	s.heap = h
 }
 
+// pop removes the minimum entry. It sifts the hole left at the root down to
+// a leaf, always toward the smaller child, then sifts the last entry up from
+// there (Floyd's bottom-up variant): the last entry is usually large, so this
+// takes about one comparison per level instead of two.
 func (s *search) pop() entry {
 	h := s.heap
 	top := h[0]
-	last := h[len(h)-1]
-	h = h[:len(h)-1]
-	n := len(h)
+	n := len(h) - 1
+	last := h[n]
+	h = h[:n]
 	if n > 0 {
 		i := 0
 		for {
@@ -335,14 +369,19 @@ func (s *search) pop() entry {
 			if c >= n {
 				break
 			}
-			if r := c + 1; r < n && less(&h[r], &h[c]) {
-				c = r
-			}
-			if !less(&h[c], &last) {
-				break
+			if c+1 < n && less(&h[c+1], &h[c]) {
+				c++
 			}
 			h[i] = h[c]
 			i = c
+		}
+		for i > 0 {
+			p := (i - 1) / 2
+			if !less(&last, &h[p]) {
+				break
+			}
+			h[i] = h[p]
+			i = p
 		}
 		h[i] = last
 	}
@@ -378,10 +417,13 @@ func (s *search) dist(n int32) (float64, bool) {
 }
 
 func (s *search) appendOpen(dst []int32) []int32 {
+	n := len(dst)
 	for _, e := range s.heap {
-		if st := s.nodes[e.node]; st.stamp == s.gen && st.g == e.g {
+		if s.nodes[e.node].stamp == s.gen {
 			dst = append(dst, e.node)
 		}
 	}
-	return dst
+	// A node improved while open has several entries: list it once.
+	slices.Sort(dst[n:])
+	return dst[:n+len(slices.Compact(dst[n:]))]
 }

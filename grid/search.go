@@ -32,6 +32,11 @@ type Query struct {
 	// cap returns status [core.BudgetSpent] and a partial path to the cell
 	// nearest the goal by the heuristic.
 	MaxExpansions int
+	// Plain expands every neighbour of every cell. By default, queries on
+	// 8-connected grids without terrain costs use jump point search, which
+	// finds paths of the same optimal cost while expanding far fewer cells
+	// (only the jump points, which OnExpand and Result.Expanded then count).
+	Plain bool
 	// OnExpand, when not nil, receives each expanded cell in order with its
 	// cost from the start.
 	OnExpand func(p image.Point, g float64)
@@ -111,6 +116,7 @@ func (h *distance) Estimate(n int32) float64 {
 // appends to the caller's slice (and nothing when that slice has room).
 type Searcher struct {
 	g        *Grid
+	q        queryGraph
 	s        *core.Searcher
 	h        distance
 	ids      []int32
@@ -121,7 +127,9 @@ type Searcher struct {
 // NewSearcher returns a searcher for g. Its scratch takes about 16 bytes per
 // cell.
 func NewSearcher(g *Grid) *Searcher {
-	s := &Searcher{g: g, s: core.NewSearcher((*graph)(g))}
+	s := &Searcher{g: g}
+	s.q.g = g
+	s.s = core.NewSearcher(&s.q)
 	s.h = distance{pw: int32(g.pw), four: g.conn == Four}
 	s.expandFn = s.expand
 	return s
@@ -171,6 +179,8 @@ func (s *Searcher) AppendPath(dst []image.Point, from, to image.Point, q Query) 
 		s.h.gx, s.h.gy = int32(to.X+1), int32(to.Y+1)
 		h = &s.h
 	}
+	s.q.goal = goal
+	s.q.jump = !q.Plain && g.conn == Eight && g.cost == nil
 	r := s.s.Search(start, goal, h, opt)
 	s.onExpand = nil
 	res := Result{Status: r.Status, Cost: r.Cost, Expanded: r.Expanded, End: from}
@@ -179,8 +189,30 @@ func (s *Searcher) AppendPath(dst []image.Point, from, to image.Point, q Query) 
 	}
 	res.End = g.pxy(r.End)
 	s.ids = s.s.AppendPath(s.ids[:0], r.End)
-	for _, id := range s.ids {
-		dst = append(dst, g.pxy(id))
+	n := len(dst)
+	dst = append(dst, g.pxy(s.ids[0]))
+	for i := 1; i < len(s.ids); i++ {
+		// Jump point runs are straight or diagonal lines: fill them in.
+		a, b := s.ids[i-1], s.ids[i]
+		step := g.off[g.dirBetween(a, b)]
+		for c := a + step; ; c += step {
+			dst = append(dst, g.pxy(c))
+			if c == b {
+				break
+			}
+		}
+	}
+	if g.cost == nil {
+		// Count the steps for a cost free of accumulated rounding.
+		var straight, diag int
+		for i := n + 1; i < len(dst); i++ {
+			if dst[i].X != dst[i-1].X && dst[i].Y != dst[i-1].Y {
+				diag++
+			} else {
+				straight++
+			}
+		}
+		res.Cost = float64(straight) + float64(diag)*math.Sqrt2
 	}
 	return dst, res, nil
 }

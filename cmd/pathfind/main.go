@@ -1,0 +1,214 @@
+// Command pathfind answers path queries on Moving AI grid maps and runs
+// Moving AI scenario files against the optimal lengths they record.
+//
+// Usage:
+//
+//	pathfind route -map FILE -from X,Y -to X,Y [-algo NAME] [-path]
+//	pathfind scen -map FILE -scen FILE [-algo NAME] [-every K] [-paths FILE] [-json]
+//
+// Run "pathfind -h" or "pathfind COMMAND -h" for the flags. Bad input gives
+// one line on stderr starting with "pathfind: " and exit status 2 for usage
+// errors, 1 for others; scen also exits 1 when a router returns an illegal
+// path, which is a bug.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"image"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+)
+
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+
+// command is one subcommand: setup defines its flags on fs and returns the
+// action to run once they are parsed.
+type command struct {
+	name     string
+	synopsis string
+	summary  string
+	setup    func(fs *flag.FlagSet) func(stdout io.Writer) error
+}
+
+var commands = []command{
+	{
+		name:     "route",
+		synopsis: "route -map FILE -from X,Y -to X,Y [flags]",
+		summary:  "find one path and print its cost, steps, expansions and time",
+		setup:    setupRoute,
+	},
+	{
+		name:     "scen",
+		synopsis: "scen -map FILE -scen FILE [flags]",
+		summary:  "run a Moving AI scenario file and summarise matches and timings",
+		setup:    setupScen,
+	},
+}
+
+// usageError is a mistake on the command line; it exits with status 2.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error {
+	return &usageError{msg: fmt.Sprintf(format, args...)}
+}
+
+// run is the whole command, with its exit status as result.
+func run(args []string, stdout, stderr io.Writer) int {
+	err := dispatch(args, stdout)
+	if err == nil {
+		return 0
+	}
+	msg := strings.Join(strings.Fields(strings.ReplaceAll(err.Error(), "\n", "; ")), " ")
+	fmt.Fprintf(stderr, "pathfind: %s\n", msg)
+	if _, ok := errors.AsType[*usageError](err); ok {
+		return 2
+	}
+	return 1
+}
+
+func dispatch(args []string, stdout io.Writer) error {
+	if len(args) == 0 {
+		return usagef("no command (want %s; see pathfind -h)", commandNames())
+	}
+	name := args[0]
+	switch name {
+	case "-h", "-help", "--help", "help":
+		if name == "help" && len(args) > 1 {
+			return dispatch([]string{args[1], "-h"}, stdout)
+		}
+		printUsage(stdout)
+		return nil
+	}
+	c, ok := lookupCommand(name)
+	if !ok {
+		return usagef("unknown command %q (want %s; see pathfind -h)", name, commandNames())
+	}
+	fs := newFlagSet(c)
+	action := c.setup(fs)
+	if err := fs.Parse(args[1:]); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			printCommandUsage(stdout, c)
+			return nil
+		}
+		return usagef("%s: %v (see pathfind %s -h)", c.name, err, c.name)
+	}
+	if fs.NArg() > 0 {
+		return usagef("%s: unexpected argument %q (see pathfind %s -h)", c.name, fs.Arg(0), c.name)
+	}
+	if err := action(stdout); err != nil {
+		if ue, ok := errors.AsType[*usageError](err); ok {
+			return usagef("%s: %s", c.name, ue.msg)
+		}
+		return err
+	}
+	return nil
+}
+
+// newFlagSet returns a silent flag set: run reports parse errors itself, on
+// one line, and help goes to stdout.
+func newFlagSet(c command) *flag.FlagSet {
+	fs := flag.NewFlagSet("pathfind "+c.name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	return fs
+}
+
+func lookupCommand(name string) (command, bool) {
+	for _, c := range commands {
+		if c.name == name {
+			return c, true
+		}
+	}
+	return command{}, false
+}
+
+func commandNames() string {
+	names := make([]string, len(commands))
+	for i, c := range commands {
+		names[i] = c.name
+	}
+	return strings.Join(names, ", ")
+}
+
+func printUsage(w io.Writer) {
+	fmt.Fprintf(w, "pathfind answers path queries on Moving AI grid maps.\n\n")
+	for _, c := range commands {
+		printCommandUsage(w, c)
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintf(w, "Errors give one line on stderr and exit status 2 (usage) or 1 (other).\n")
+}
+
+func printCommandUsage(w io.Writer, c command) {
+	fmt.Fprintf(w, "pathfind %s\n\n%s.\n\nFlags of %s:\n", c.synopsis, upperFirst(c.summary), c.name)
+	fs := newFlagSet(c)
+	c.setup(fs)
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+}
+
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// pointFlag is a flag.Value for a cell written "x,y".
+type pointFlag struct {
+	p   image.Point
+	set bool
+}
+
+func (f *pointFlag) String() string {
+	if f == nil || !f.set {
+		return ""
+	}
+	return pointString(f.p)
+}
+
+func pointString(p image.Point) string { return fmt.Sprintf("%d,%d", p.X, p.Y) }
+
+func (f *pointFlag) Set(s string) error {
+	p, err := parsePoint(s)
+	if err != nil {
+		return err
+	}
+	f.p, f.set = p, true
+	return nil
+}
+
+func parsePoint(s string) (image.Point, error) {
+	xs, ys, ok := strings.Cut(s, ",")
+	if !ok {
+		return image.Point{}, errors.New("want x,y")
+	}
+	x, errx := strconv.Atoi(strings.TrimSpace(xs))
+	y, erry := strconv.Atoi(strings.TrimSpace(ys))
+	if errx != nil || erry != nil {
+		return image.Point{}, errors.New("want x,y with integer x and y")
+	}
+	return image.Point{X: x, Y: y}, nil
+}
+
+// appendPathLine appends the cells of path as "x,y" tokens separated by
+// single spaces, or "none" for an empty path.
+func appendPathLine(dst []byte, path []image.Point) []byte {
+	if len(path) == 0 {
+		return append(dst, "none"...)
+	}
+	for i, p := range path {
+		if i > 0 {
+			dst = append(dst, ' ')
+		}
+		dst = strconv.AppendInt(dst, int64(p.X), 10)
+		dst = append(dst, ',')
+		dst = strconv.AppendInt(dst, int64(p.Y), 10)
+	}
+	return dst
+}

@@ -1,0 +1,222 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"image"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/cairn-nav/cairn/grid"
+)
+
+// summary is the result of a scenario run; its JSON form is what -json
+// prints. Matched, Mismatched and NoPath split Scenarios: a found path of the
+// optimal length, a found path of another length, and no path (unreachable or
+// budget spent). Illegal counts answers that fail verification (an illegal
+// step, wrong ends, a cost that disagrees with the path, or "unreachable"
+// between connected cells); any makes the command exit 1.
+type summary struct {
+	Map          string  `json:"map"`
+	Scen         string  `json:"scen"`
+	Algo         string  `json:"algo"`
+	Every        int     `json:"every"`
+	Scenarios    int     `json:"scenarios"`
+	Matched      int     `json:"matched"`
+	Mismatched   int     `json:"mismatched"`
+	NoPath       int     `json:"no_path"`
+	Illegal      int     `json:"illegal"`
+	MedianUS     float64 `json:"median_us"`
+	MeanUS       float64 `json:"mean_us"`
+	P95US        float64 `json:"p95_us"`
+	MeanExpanded float64 `json:"mean_expanded"`
+	TotalSeconds float64 `json:"total_seconds"`
+}
+
+// maxReported bounds the mismatches listed before a text summary.
+const maxReported = 10
+
+// setupScen defines the flags of "pathfind scen".
+func setupScen(fs *flag.FlagSet) func(io.Writer) error {
+	mapPath := fs.String("map", "", "Moving AI .map `file` (required)")
+	scenPath := fs.String("scen", "", "Moving AI .scen `file` for the map (required)")
+	every := fs.Int("every", 1, "run scenarios 0, K, 2K, … only, for `K` ≥ 1")
+	pathsOut := fs.String("paths", "", "write each path run, one line per scenario, to `file` (cells as x,y tokens, or none)")
+	asJSON := fs.Bool("json", false, "print the summary as one JSON object")
+	rf := addRouterFlags(fs)
+	return func(stdout io.Writer) error {
+		switch {
+		case *mapPath == "":
+			return usagef("-map is required")
+		case *scenPath == "":
+			return usagef("-scen is required")
+		case *every < 1:
+			return usagef("-every %d, want 1 or more", *every)
+		}
+		if err := rf.check(); err != nil {
+			return err
+		}
+		t0 := time.Now()
+		g, err := grid.LoadMap(*mapPath, grid.Options{})
+		if err != nil {
+			return err
+		}
+		scens, err := grid.LoadScenarios(*scenPath)
+		if err != nil {
+			return err
+		}
+		for i, s := range scens {
+			if err := s.Check(g); err != nil {
+				return fmt.Errorf("%s: scenario %d (%s to %s) does not fit %s: %w",
+					*scenPath, i, pointString(s.Start), pointString(s.Goal), *mapPath, err)
+			}
+		}
+		r, err := rf.build(g)
+		if err != nil {
+			return err
+		}
+
+		sum := summary{Map: *mapPath, Scen: *scenPath, Algo: rf.algo, Every: *every}
+		var (
+			times    []time.Duration
+			expanded int
+			path     []image.Point
+			lines    []byte // -paths content
+			reported int
+			illegal  error // the first bad answer
+		)
+		for i := 0; i < len(scens); i += *every {
+			s := scens[i]
+			q0 := time.Now()
+			p, st, err := r.route(path[:0], s.Start, s.Goal)
+			d := time.Since(q0)
+			if err != nil {
+				return fmt.Errorf("%s: scenario %d: %w", *scenPath, i, err)
+			}
+			path = p
+			times = append(times, d)
+			expanded += st.expanded
+			sum.Scenarios++
+
+			var note string
+			switch {
+			case st.status != statusFound:
+				sum.NoPath++
+				note = st.status
+			case s.Matches(st.cost):
+				sum.Matched++
+			default:
+				sum.Mismatched++
+				note = fmt.Sprintf("cost %.8g", st.cost)
+			}
+			if err := verify(g, path, s.Start, s.Goal, st); err != nil {
+				sum.Illegal++
+				note = "illegal: " + err.Error()
+				if illegal == nil {
+					illegal = fmt.Errorf("scenario %d (%s to %s): %w", i, pointString(s.Start), pointString(s.Goal), err)
+				}
+			}
+			if note != "" && !*asJSON && reported < maxReported {
+				reported++
+				fmt.Fprintf(stdout, "scenario %d: %s to %s, optimal %.8g: %s\n",
+					i, pointString(s.Start), pointString(s.Goal), s.Optimal, note)
+			}
+			if *pathsOut != "" {
+				if st.status != statusFound {
+					lines = appendPathLine(lines, nil)
+				} else {
+					lines = appendPathLine(lines, path)
+				}
+				lines = append(lines, '\n')
+			}
+		}
+		if *pathsOut != "" {
+			if err := writeFileAtomic(*pathsOut, lines); err != nil {
+				return err
+			}
+		}
+
+		if n := len(times); n > 0 {
+			slices.Sort(times)
+			var total time.Duration
+			for _, d := range times {
+				total += d
+			}
+			sum.MedianUS = micros((times[(n-1)/2] + times[n/2]) / 2)
+			sum.MeanUS = micros(total) / float64(n)
+			sum.P95US = micros(times[(95*n+99)/100-1]) // nearest rank
+			sum.MeanExpanded = float64(expanded) / float64(n)
+		}
+		sum.TotalSeconds = time.Since(t0).Seconds()
+
+		if *asJSON {
+			b, err := json.Marshal(sum)
+			if err != nil {
+				return err
+			}
+			if _, err := stdout.Write(append(b, '\n')); err != nil {
+				return err
+			}
+		} else if err := printSummary(stdout, &sum, len(scens)); err != nil {
+			return err
+		}
+		if illegal != nil {
+			return fmt.Errorf("%d illegal answers from -algo %s; first: %w", sum.Illegal, rf.algo, illegal)
+		}
+		return nil
+	}
+}
+
+func micros(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e3 }
+
+func printSummary(w io.Writer, s *summary, inFile int) error {
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "map            %s\n", s.Map)
+	fmt.Fprintf(bw, "scen           %s\n", s.Scen)
+	fmt.Fprintf(bw, "algo           %s\n", s.Algo)
+	fmt.Fprintf(bw, "scenarios      %d (every %d of %d)\n", s.Scenarios, s.Every, inFile)
+	fmt.Fprintf(bw, "matched        %d\n", s.Matched)
+	fmt.Fprintf(bw, "mismatched     %d\n", s.Mismatched)
+	fmt.Fprintf(bw, "no path        %d\n", s.NoPath)
+	fmt.Fprintf(bw, "illegal        %d\n", s.Illegal)
+	fmt.Fprintf(bw, "median         %.1f µs\n", s.MedianUS)
+	fmt.Fprintf(bw, "mean           %.1f µs\n", s.MeanUS)
+	fmt.Fprintf(bw, "p95            %.1f µs\n", s.P95US)
+	fmt.Fprintf(bw, "mean expanded  %.1f\n", s.MeanExpanded)
+	fmt.Fprintf(bw, "total          %.3f s\n", s.TotalSeconds)
+	return bw.Flush()
+}
+
+// writeFileAtomic writes data to a temporary file in path's directory, syncs
+// and closes it, then renames it over path, so readers see the old file or the
+// whole new one.
+func writeFileAtomic(path string, data []byte) (err error) {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	if _, err = f.Write(data); err != nil {
+		return err
+	}
+	if err = f.Chmod(0o644); err != nil {
+		return err
+	}
+	if err = f.Sync(); err != nil {
+		return err
+	}
+	if err = f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), path)
+}
