@@ -83,8 +83,8 @@ type algo struct {
 
 // algos is the -algo table, in the order the help lists it.
 var algos = []algo{
-	{name: "astar", doc: "grid A* with the octile heuristic", gridQuery: true, build: newGridRouter(grid.Auto)},
-	{name: "dijkstra", doc: "grid search without heuristic", gridQuery: true, build: newGridRouter(grid.Zero)},
+	{name: "astar", doc: "grid A*, octile heuristic, jump points where the map allows", gridQuery: true, build: newGridRouter(grid.Auto)},
+	{name: "dijkstra", doc: "Dijkstra over every cell", gridQuery: true, build: newGridRouter(grid.Zero)},
 	{name: "baseline", doc: "plain reference A* for comparison", build: newBaselineRouter},
 }
 
@@ -121,7 +121,8 @@ type gridRouter struct {
 
 func newGridRouter(h grid.Heuristic) func(*grid.Grid, *routerFlags) (router, error) {
 	return func(g *grid.Grid, rf *routerFlags) (router, error) {
-		q := grid.Query{Heuristic: h, MaxExpansions: rf.maxExpansions, Plain: rf.plain}
+		// Dijkstra is the reference: it always expands every neighbour.
+		q := grid.Query{Heuristic: h, MaxExpansions: rf.maxExpansions, Plain: rf.plain || h == grid.Zero}
 		return &gridRouter{s: grid.NewSearcher(g), q: q}, nil
 	}
 }
