@@ -1,0 +1,105 @@
+// Package smooth removes needless turns from cell paths with line-of-sight
+// checks, so that a path found on a grid reads as a few straight legs.
+//
+// Points are cells as [image.Point]: cell (x, y) covers [x, x+1) × [y, y+1)
+// and a path runs between cell centres (x+0.5, y+0.5), so distances between
+// centres equal distances between the points themselves. The package knows
+// nothing of grids: what may be walked straight is decided by a
+// [LineOfSight] callback, typically a grid's LineOfSight method, which
+// applies the same no-corner-cutting rule as the grid's moves.
+//
+// Every function here is safe for concurrent use as long as the callback is,
+// and none allocates when the destination slice has room.
+package smooth
+
+import (
+	"image"
+	"math"
+)
+
+// LineOfSight reports whether an agent can walk straight from a to b.
+type LineOfSight func(a, b image.Point) bool
+
+// AppendTurns appends to dst the turning points of path and returns the
+// extended slice. It is a single greedy pass: it keeps path[0]; then, from
+// the last kept point path[i], it advances through path[i+2], path[i+3], ...
+// while each is visible from path[i], keeps the last visible one, and
+// repeats from there until path[len(path)-1], which is always kept. The
+// kept points are a subsequence of path with the same first and last points.
+//
+// Where los(path[i], path[i+1]) is false, path[i+1] is kept anyway, so the
+// output still follows the input; every other leg a → b of the output
+// satisfies los(a, b). When los holds between the neighbours of path (as it
+// does for a legal cell path and a grid's own line of sight), every leg of
+// the output does, and since each leg replaces a stretch of path by a
+// straight segment, [Length] of the output is at most Length(path).
+//
+// Visibility along a path is not monotone, so the greedy pass may keep a
+// point that a later one could see past; [AppendTaut] tries harder.
+//
+// A path of 0, 1 or 2 points is appended unchanged without calling los.
+// Otherwise los is called at most len(path)−2 times. dst may be path[:0]
+// to smooth in place. AppendTurns does not allocate when dst has room.
+func AppendTurns(dst []image.Point, path []image.Point, los LineOfSight) []image.Point {
+	n := len(path)
+	if n <= 2 {
+		return append(dst, path...)
+	}
+	// Writing in place is safe: the k-th kept point is path[j] with k ≤ j,
+	// and later reads are of path indices beyond j.
+	dst = append(dst, path[0])
+	for i := 0; i < n-1; {
+		j := i + 1
+		for j+1 < n && los(path[i], path[j+1]) {
+			j++
+		}
+		dst = append(dst, path[j])
+		i = j
+	}
+	return dst
+}
+
+// AppendTaut is [AppendTurns] followed by passes that shorten the result
+// further: each pass walks the kept points and drops every interior one
+// whose surviving predecessor sees its successor, and passes repeat until
+// one drops nothing. Each dropped point replaces two legs by one straight
+// leg, so the result is never longer than that of AppendTurns, and it keeps
+// the same first and last points and the guarantees stated there.
+//
+// The passes call los O(m²) times in the worst case, for m the number of
+// points AppendTurns keeps (in practice a few times m). dst may be path[:0]
+// to smooth in place. AppendTaut does not allocate when dst has room.
+func AppendTaut(dst []image.Point, path []image.Point, los LineOfSight) []image.Point {
+	start := len(dst)
+	dst = AppendTurns(dst, path, los)
+	pts := dst[start:]
+	for len(pts) > 2 {
+		k := 1 // pts[:k] are kept; pts[k-1] is the last of them
+		for r := 1; r < len(pts)-1; r++ {
+			if los(pts[k-1], pts[r+1]) {
+				continue // drop pts[r]
+			}
+			pts[k] = pts[r]
+			k++
+		}
+		pts[k] = pts[len(pts)-1]
+		k++
+		if k == len(pts) {
+			break
+		}
+		pts = pts[:k]
+	}
+	return dst[:start+len(pts)]
+}
+
+// Length returns the Euclidean length of the polyline through pts, which is
+// also the length between the centres of those cells: 0 for fewer than two
+// points. It runs in O(len(pts)) and does not allocate.
+func Length(pts []image.Point) float64 {
+	var sum float64
+	for i := 1; i < len(pts); i++ {
+		d := pts[i].Sub(pts[i-1])
+		sum += math.Hypot(float64(d.X), float64(d.Y))
+	}
+	return sum
+}
