@@ -86,6 +86,8 @@ type Grid struct {
 
 	region   []int32 // per padded cell: connected region label, -1 when blocked
 	nregions int
+
+	bits bitsets // free cells as row and column bitsets, for jump point search
 }
 
 // MaxCells is the largest number of cells a grid may have.
@@ -137,6 +139,7 @@ func New(width, height int, free []bool, opt Options) (*Grid, error) {
 	g.moves = make([]uint8, n)
 	g.computeMoves(0, 0, width, height)
 	g.labelRegions()
+	g.buildBits()
 	return g, nil
 }
 

@@ -38,9 +38,10 @@ var compV = [numDirs]int{dirSE: dirS, dirNE: dirN, dirSW: dirS, dirNW: dirN}
 // queryGraph is the graph a Searcher hands to the core search: the grid's
 // cells, or its jump points toward the current goal.
 type queryGraph struct {
-	g    *Grid
-	goal int32
-	jump bool
+	g      *Grid
+	goal   int32
+	gx, gy int // the goal in padded coordinates
+	jump   bool
 }
 
 func (q *queryGraph) NumNodes() int { return len(q.g.free) }
@@ -58,14 +59,16 @@ func (q *queryGraph) AppendEdgesFrom(dst []core.Edge, n, parent int32) []core.Ed
 	if parent >= 0 {
 		m &= keep[g.dirBetween(parent, n)]
 	}
+	y := int(n) / g.pw
+	x := int(n) - y*g.pw
 	for m != 0 {
 		d := bits.TrailingZeros8(m)
 		m &= m - 1
 		var to, k int32
 		if d < dirSE {
-			to, k = q.jumpStraight(n, d)
+			to, k = q.jumpStraight(x, y, d)
 		} else {
-			to, k = q.jumpDiagonal(n, d)
+			to, k = q.jumpDiagonal(x, y, d)
 		}
 		if to >= 0 {
 			dst = append(dst, core.Edge{To: to, Cost: float64(k) * baseCost[d]})
@@ -100,51 +103,81 @@ func sign(v int32) int32 {
 	return 0
 }
 
-// jumpStraight runs from n in straight direction d and returns the first
-// jump point and its distance in steps, or -1 when the run hits a wall.
-func (q *queryGraph) jumpStraight(n int32, d int) (int32, int32) {
-	g := q.g
-	free := g.free
-	off := g.off[d]
-	var s1, s2 int32 = -int32(g.pw), int32(g.pw)
-	if d == dirS || d == dirN {
-		s1, s2 = -1, 1
-	}
-	cur := n
-	for k := int32(1); ; k++ {
-		cur += off
-		if !free[cur] {
+// jumpStraight runs from padded cell (x, y) in straight direction d and
+// returns the first jump point and its distance in steps, or -1 when the run
+// hits a wall. It reads the grid's bitsets 64 cells at a time.
+func (q *queryGraph) jumpStraight(x, y, d int) (int32, int32) {
+	b := &q.g.bits
+	pw := q.g.pw
+	var p int
+	switch d {
+	case dirE:
+		r := b.row(y)
+		p = stopAfter(r, b.row(y-1), b.row(y+1), x)
+		if q.gy == y && q.gx > x && q.gx <= p {
+			return q.goal, int32(q.gx - x)
+		}
+		if !bitSet(r, p) {
 			return -1, 0
 		}
-		if cur == q.goal ||
-			(free[cur+s1] && !free[cur+s1-off]) ||
-			(free[cur+s2] && !free[cur+s2-off]) {
-			return cur, k
+		return int32(y*pw + p), int32(p - x)
+	case dirW:
+		r := b.row(y)
+		p = stopBefore(r, b.row(y-1), b.row(y+1), x)
+		if q.gy == y && q.gx < x && q.gx >= p {
+			return q.goal, int32(x - q.gx)
 		}
+		if !bitSet(r, p) {
+			return -1, 0
+		}
+		return int32(y*pw + p), int32(x - p)
+	case dirS:
+		c := b.col(x)
+		p = stopAfter(c, b.col(x-1), b.col(x+1), y)
+		if q.gx == x && q.gy > y && q.gy <= p {
+			return q.goal, int32(q.gy - y)
+		}
+		if !bitSet(c, p) {
+			return -1, 0
+		}
+		return int32(p*pw + x), int32(p - y)
+	default: // dirN
+		c := b.col(x)
+		p = stopBefore(c, b.col(x-1), b.col(x+1), y)
+		if q.gx == x && q.gy < y && q.gy >= p {
+			return q.goal, int32(y - q.gy)
+		}
+		if !bitSet(c, p) {
+			return -1, 0
+		}
+		return int32(p*pw + x), int32(y - p)
 	}
 }
 
-// jumpDiagonal runs from n in diagonal direction d and returns the first
-// jump point and its distance in diagonal steps, or -1.
-func (q *queryGraph) jumpDiagonal(n int32, d int) (int32, int32) {
+// jumpDiagonal runs from padded cell (x, y) in diagonal direction d and
+// returns the first jump point and its distance in diagonal steps, or -1.
+func (q *queryGraph) jumpDiagonal(x, y, d int) (int32, int32) {
 	g := q.g
 	bit := uint8(1) << d
 	off := g.off[d]
+	dx, dy := dirDX[d], dirDY[d]
 	h, v := compH[d], compV[d]
-	cur := n
+	n := int32(y*g.pw + x)
 	for k := int32(1); ; k++ {
-		if g.moves[cur]&bit == 0 {
+		if g.moves[n]&bit == 0 {
 			return -1, 0
 		}
-		cur += off
-		if cur == q.goal {
-			return cur, k
+		n += off
+		x += dx
+		y += dy
+		if n == q.goal {
+			return n, k
 		}
-		if to, _ := q.jumpStraight(cur, h); to >= 0 {
-			return cur, k
+		if to, _ := q.jumpStraight(x, y, h); to >= 0 {
+			return n, k
 		}
-		if to, _ := q.jumpStraight(cur, v); to >= 0 {
-			return cur, k
+		if to, _ := q.jumpStraight(x, y, v); to >= 0 {
+			return n, k
 		}
 	}
 }

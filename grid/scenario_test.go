@@ -31,23 +31,42 @@ func loadBench(tb testing.TB, name string) (*grid.Grid, []grid.Scenario) {
 	return g, scen
 }
 
-// TestMovingAIScenarios runs every scenario of several Moving AI maps with
-// jump point search and plain A*, and checks each path is legal and of the
-// published optimal length.
+// TestMovingAIScenarios runs every scenario of three Moving AI maps with
+// jump point search, a sample with plain A*, and a sample of a street map,
+// and checks each path is legal and of the published optimal length. With
+// CAIRN_ALL_SCENARIOS=1 it runs every scenario of every map in the folder,
+// with both searches.
 func TestMovingAIScenarios(t *testing.T) {
-	maps := []string{"den520d.map", "AR0011SR.map", "Berlin_0_1024.map", "maze512-1-0.map", "random512-10-0.map", "8room_000.map", "ArcticStation.map", "brc202d.map", "ost003d.map", "CatwalkAlley.map", "Boston_0_1024.map"}
-	if testing.Short() {
-		maps = maps[:3]
+	type run struct {
+		name      string
+		every     int // for jump point search
+		plainStep int // for plain A*
 	}
-	for _, name := range maps {
-		t.Run(name, func(t *testing.T) {
-			g, scens := loadBench(t, name)
+	runs := []run{
+		{"den520d.map", 1, 10},
+		{"AR0011SR.map", 1, 10},
+		{"random512-10-0.map", 1, 10},
+		{"Berlin_0_1024.map", 25, 100},
+	}
+	if testing.Short() {
+		runs = runs[:1]
+	}
+	if os.Getenv("CAIRN_ALL_SCENARIOS") == "1" {
+		names, _ := filepath.Glob(filepath.Join(movingAI, "*.map"))
+		runs = runs[:0]
+		for _, n := range names {
+			runs = append(runs, run{filepath.Base(n), 1, 1})
+		}
+	}
+	for _, r := range runs {
+		t.Run(r.name, func(t *testing.T) {
+			g, scens := loadBench(t, r.name)
 			s := grid.NewSearcher(g)
 			var path []image.Point
 			for _, plain := range []bool{false, true} {
-				every := 1
-				if plain && !testing.Short() {
-					every = 7 // plain A* is the slower reference; sample it
+				every := r.every
+				if plain {
+					every = r.plainStep
 				}
 				for i := 0; i < len(scens); i += every {
 					sc := scens[i]

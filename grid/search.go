@@ -180,6 +180,7 @@ func (s *Searcher) AppendPath(dst []image.Point, from, to image.Point, q Query) 
 		h = &s.h
 	}
 	s.q.goal = goal
+	s.q.gx, s.q.gy = to.X+1, to.Y+1
 	s.q.jump = !q.Plain && g.conn == Eight && g.cost == nil
 	r := s.s.Search(start, goal, h, opt)
 	s.onExpand = nil

@@ -1,0 +1,75 @@
+package grid
+
+import "math/bits"
+
+// Bitsets of free cells for the jump point scans, which read 64 cells at a
+// time (as in Harabor & Grastien's block-based jump point search). Bit i of
+// row r is padded cell (i, r); bit i of column c is padded cell (c, i). Bits
+// past the padded width or height are 0 (blocked), like the border.
+type bitsets struct {
+	rw, cw int      // words per row, per column
+	rows   []uint64 // ph rows of rw words
+	cols   []uint64 // pw columns of cw words
+}
+
+func (g *Grid) buildBits() {
+	ph := len(g.free) / g.pw
+	b := &g.bits
+	b.rw = (g.pw + 63) / 64
+	b.cw = (ph + 63) / 64
+	b.rows = make([]uint64, ph*b.rw)
+	b.cols = make([]uint64, g.pw*b.cw)
+	for y := 0; y < ph; y++ {
+		for x := 0; x < g.pw; x++ {
+			if g.free[y*g.pw+x] {
+				b.rows[y*b.rw+x>>6] |= 1 << (x & 63)
+				b.cols[x*b.cw+y>>6] |= 1 << (y & 63)
+			}
+		}
+	}
+}
+
+func (b *bitsets) row(y int) []uint64 { return b.rows[y*b.rw : (y+1)*b.rw] }
+func (b *bitsets) col(x int) []uint64 { return b.cols[x*b.cw : (x+1)*b.cw] }
+
+// stopAfter returns the smallest i > from at which line r is blocked, or a
+// side line s1 or s2 turns from blocked (at i−1) to free (at i): the first
+// dead end or forced neighbour of a run toward larger indices. The run always
+// stops, at the latest at the blocked border.
+func stopAfter(r, s1, s2 []uint64, from int) int {
+	k := (from + 1) >> 6
+	mask := ^uint64(0) << ((from + 1) & 63)
+	for ; k < len(r); k++ {
+		var c1, c2 uint64
+		if k > 0 {
+			c1, c2 = s1[k-1]>>63, s2[k-1]>>63
+		}
+		stop := ^r[k] | s1[k]&^(s1[k]<<1|c1) | s2[k]&^(s2[k]<<1|c2)
+		if stop &= mask; stop != 0 {
+			return k<<6 + bits.TrailingZeros64(stop)
+		}
+		mask = ^uint64(0)
+	}
+	return len(r) << 6 // not reached: the border is blocked
+}
+
+// stopBefore is stopAfter toward smaller indices: the largest i < from at
+// which r is blocked, or s1 or s2 is free at i and blocked at i+1.
+func stopBefore(r, s1, s2 []uint64, from int) int {
+	k := (from - 1) >> 6
+	mask := ^uint64(0) >> (63 - (from-1)&63)
+	for ; k >= 0; k-- {
+		var c1, c2 uint64
+		if k+1 < len(r) {
+			c1, c2 = s1[k+1]<<63, s2[k+1]<<63
+		}
+		stop := ^r[k] | s1[k]&^(s1[k]>>1|c1) | s2[k]&^(s2[k]>>1|c2)
+		if stop &= mask; stop != 0 {
+			return k<<6 + 63 - bits.LeadingZeros64(stop)
+		}
+		mask = ^uint64(0)
+	}
+	return -1 // not reached: the border is blocked
+}
+
+func bitSet(words []uint64, i int) bool { return words[i>>6]&(1<<(i&63)) != 0 }
