@@ -1,0 +1,174 @@
+package hpa
+
+import (
+	"image"
+	"math"
+	"math/bits"
+
+	"github.com/cairn-nav/cairn/core"
+)
+
+// Move directions, in the order of the bits of a move mask.
+const numDirs = 8
+
+var dirs = [numDirs]image.Point{{1, 0}, {-1, 0}, {0, 1}, {0, -1}, {1, 1}, {1, -1}, {-1, 1}, {-1, -1}}
+
+var baseCost = [numDirs]float64{1, 1, 1, 1, math.Sqrt2, math.Sqrt2, math.Sqrt2, math.Sqrt2}
+
+// cluster presents one cluster of a [Graph] to the core search: its nodes
+// are the cluster's cells, numbered row by row from its top-left corner, and
+// its edges the legal steps that stay inside it. NumNodes is the area of a
+// full cluster whatever the cluster, so one searcher serves them all without
+// resizing its scratch.
+type cluster struct {
+	h  *Graph
+	r  image.Rectangle
+	cw int
+}
+
+func (c *cluster) set(id int32) {
+	c.r = c.h.clusterRect(id)
+	c.cw = c.r.Dx()
+}
+
+// id returns the local node of cell p, which must be inside the cluster.
+func (c *cluster) id(p image.Point) int32 {
+	return int32((p.Y-c.r.Min.Y)*c.cw + p.X - c.r.Min.X)
+}
+
+// cell returns the cell of local node n.
+func (c *cluster) cell(n int32) image.Point {
+	return image.Pt(c.r.Min.X+int(n)%c.cw, c.r.Min.Y+int(n)/c.cw)
+}
+
+func (c *cluster) NumNodes() int { return c.h.cs * c.h.cs }
+
+func (c *cluster) AppendEdges(dst []core.Edge, n int32) []core.Edge {
+	h := c.h
+	lx, ly := int(n)%c.cw, int(n)/c.cw
+	p := image.Pt(c.r.Min.X+lx, c.r.Min.Y+ly)
+	cw, ch := c.cw, c.r.Dy()
+	m := h.moves[p.Y*h.w+p.X]
+	for m != 0 {
+		d := bits.TrailingZeros8(m)
+		m &= m - 1
+		nx, ny := lx+dirs[d].X, ly+dirs[d].Y
+		if uint(nx) >= uint(cw) || uint(ny) >= uint(ch) {
+			continue
+		}
+		cost := baseCost[d]
+		if h.costs {
+			cost = h.g.StepCost(p, p.Add(dirs[d]))
+		}
+		dst = append(dst, core.Edge{To: int32(ny*cw + nx), Cost: cost})
+	}
+	return dst
+}
+
+// localDist is the octile (or Manhattan) distance from a local node of a
+// cluster to a goal cell.
+type localDist struct {
+	c    *cluster
+	goal image.Point
+}
+
+func (d *localDist) Estimate(n int32) float64 {
+	return d.c.h.distance(d.c.cell(n), d.goal)
+}
+
+// distance is the grid's admissible, consistent estimate between two cells.
+func (h *Graph) distance(a, b image.Point) float64 {
+	dx, dy := a.X-b.X, a.Y-b.Y
+	if dx < 0 {
+		dx = -dx
+	}
+	if dy < 0 {
+		dy = -dy
+	}
+	if h.four {
+		return float64(dx + dy)
+	}
+	if dx < dy {
+		dx, dy = dy, dx
+	}
+	return float64(dx) + (math.Sqrt2-1)*float64(dy)
+}
+
+// clusterSearch runs searches confined to one cluster at a time, for the
+// build and for queries. Its scratch is sized to one cluster. It is not safe
+// for concurrent use.
+type clusterSearch struct {
+	c       cluster
+	s       *core.Searcher
+	dist    localDist
+	targets []int32
+	ids     []int32
+}
+
+func newClusterSearch(h *Graph) *clusterSearch {
+	cs := &clusterSearch{c: cluster{h: h}}
+	cs.s = core.NewSearcher(&cs.c)
+	cs.dist.c = &cs.c
+	return cs
+}
+
+// connect appends the intra-cluster edges of cluster c to dst: for each
+// abstract node, one Dijkstra search to the cluster's later nodes.
+func (cs *clusterSearch) connect(dst []intraEdge, c int32) []intraEdge {
+	h := cs.c.h
+	cs.c.set(c)
+	first, end := h.first[c], h.first[c+1]
+	for i := first; i+1 < end; i++ {
+		cs.targets = cs.targets[:0]
+		for j := i + 1; j < end; j++ {
+			cs.targets = append(cs.targets, cs.c.id(h.nodes[j].cell()))
+		}
+		cs.s.SearchAll(cs.c.id(h.nodes[i].cell()), cs.targets, core.Options{})
+		for k, t := range cs.targets {
+			if d, ok := cs.s.Dist(t); ok {
+				dst = append(dst, intraEdge{from: i, to: i + 1 + int32(k), cost: d})
+			}
+		}
+	}
+	return dst
+}
+
+// searchFrom runs one Dijkstra search from cell p to every abstract node of
+// cluster c, which holds p, and returns the nodes expanded. Until the next
+// search, [clusterSearch.nodeDist] answers for the cluster's nodes.
+func (cs *clusterSearch) searchFrom(c int32, p image.Point) int {
+	h := cs.c.h
+	cs.c.set(c)
+	cs.targets = cs.targets[:0]
+	for _, n := range h.nodes[h.first[c]:h.first[c+1]] {
+		cs.targets = append(cs.targets, cs.c.id(n.cell()))
+	}
+	return cs.s.SearchAll(cs.c.id(p), cs.targets, core.Options{}).Expanded
+}
+
+// nodeDist returns the cost from the latest searchFrom's cell to the i-th
+// abstract node of its cluster, and whether that node is reachable inside
+// the cluster.
+func (cs *clusterSearch) nodeDist(i int) (float64, bool) {
+	return cs.s.Dist(cs.targets[i])
+}
+
+// appendPath finds a shortest path from a to b inside cluster c and appends
+// its cells after a, b included, to dst. It returns the nodes expanded and
+// false when b cannot be reached from a inside the cluster.
+func (cs *clusterSearch) appendPath(dst []image.Point, c int32, a, b image.Point) ([]image.Point, int, bool) {
+	if a == b {
+		return dst, 0, true
+	}
+	cs.c.set(c)
+	cs.dist.goal = b
+	r := cs.s.Search(cs.c.id(a), cs.c.id(b), &cs.dist, core.Options{})
+	if r.Status != core.Found {
+		return dst, r.Expanded, false
+	}
+	cs.ids = cs.s.AppendPath(cs.ids[:0], r.End)
+	for _, n := range cs.ids[1:] {
+		dst = append(dst, cs.c.cell(n))
+	}
+	return dst, r.Expanded, true
+}

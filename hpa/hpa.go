@@ -1,0 +1,354 @@
+// Package hpa is hierarchical path-finding A* (HPA*, Botea, Müller &
+// Schaeffer 2004) over a [grid.Grid]: an abstract graph built once per map
+// answers long queries by searching a few thousand nodes instead of millions
+// of cells, at the price of paths a few per cent longer than optimal.
+//
+// The map is cut into square clusters of [Options.ClusterSize] cells (the last
+// column and row of clusters may be narrower). Along each border between two
+// horizontally or vertically adjacent clusters, every maximal run of cell
+// pairs free on both sides is an entrance; an entrance gets one transition,
+// a pair of facing cells, at its middle, or two at its ends when it is longer
+// than [Options.MaxEntrance]. Each transition cell is an abstract node; the
+// two cells of a transition are joined by an inter-cluster edge of one
+// straight step, and the nodes of one cluster by intra-cluster edges whose
+// cost is that of the shortest path between them that stays inside the
+// cluster.
+//
+// A [Query] inserts its start and goal into the graph (without touching the
+// shared [Graph]), searches the abstract graph with core A*, and refines each
+// abstract edge back into cells. Starts and goals in the same or neighbouring
+// clusters are searched directly on the grid, which is exact.
+//
+// Coordinates and costs are the grid's: cell (x, y), row 0 at the top, a
+// straight step costs 1 and a diagonal one √2, times the terrain multipliers.
+// The abstract heuristic is the octile distance between cells (Manhattan on
+// 4-connected grids); it is admissible and consistent for any terrain.
+package hpa
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"image"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/cairn-nav/cairn/core"
+	"github.com/cairn-nav/cairn/grid"
+)
+
+// Default option values.
+const (
+	DefaultClusterSize = 16
+	DefaultMaxEntrance = 6
+	// MaxClusterSize is the largest cluster side Build accepts.
+	MaxClusterSize = 1024
+)
+
+// Options tunes how a [Graph] is built. The zero value gives clusters of
+// [DefaultClusterSize] cells and entrances split above [DefaultMaxEntrance].
+type Options struct {
+	// ClusterSize is the side of a square cluster, in cells; 0 means
+	// DefaultClusterSize.
+	ClusterSize int
+	// MaxEntrance is the longest entrance that gets a single transition at
+	// its middle; longer ones get two, at their ends. 0 means
+	// DefaultMaxEntrance.
+	MaxEntrance int
+}
+
+// node is an abstract node: a transition cell and the cluster holding it.
+type node struct {
+	x, y    int32
+	cluster int32
+}
+
+func (n node) cell() image.Point { return image.Pt(int(n.x), int(n.y)) }
+
+// Graph is the abstract graph of one grid. It is immutable after [Build] and
+// safe for concurrent use; queries run on a [Query] per goroutine. Besides
+// its nodes and edges it keeps one byte per cell: the legal moves of each
+// cell, read once from the grid.
+//
+// Nodes are numbered cluster by cluster, so the nodes of cluster c are the
+// IDs first[c] to first[c+1]-1. Out-edges are stored in compressed sparse row
+// form: the edges of node n are edges[off[n]:off[n+1]].
+type Graph struct {
+	g        *grid.Grid
+	w, h     int
+	cs       int // cluster side
+	ncx, ncy int // clusters per row and column
+	costs    bool
+	four     bool
+	moves    []uint8 // per cell (y·w + x): bit d set when the step in direction d is legal
+
+	nodes     []node
+	first     []int32 // per cluster, plus one: first node ID
+	off       []int32 // per node, plus one: first edge
+	edges     []core.Edge
+	entrances int
+}
+
+// Stats counts the parts of a [Graph].
+type Stats struct {
+	Clusters  int
+	Entrances int
+	Nodes     int
+	// Edges counts directed edges: each inter-cluster link and each pair of
+	// nodes joined inside a cluster counts twice.
+	Edges int
+}
+
+// Stats returns the sizes of the graph. It is O(1).
+func (h *Graph) Stats() Stats {
+	return Stats{Clusters: h.ncx * h.ncy, Entrances: h.entrances, Nodes: len(h.nodes), Edges: len(h.edges)}
+}
+
+// Grid returns the grid the graph was built for.
+func (h *Graph) Grid() *grid.Grid { return h.g }
+
+// ClusterSize returns the side of the graph's clusters, in cells.
+func (h *Graph) ClusterSize() int { return h.cs }
+
+// clusterOf returns the cluster holding cell p.
+func (h *Graph) clusterOf(p image.Point) int32 {
+	return int32((p.Y/h.cs)*h.ncx + p.X/h.cs)
+}
+
+// clusterRect returns the cells of cluster c.
+func (h *Graph) clusterRect(c int32) image.Rectangle {
+	cx, cy := int(c)%h.ncx, int(c)/h.ncx
+	x0, y0 := cx*h.cs, cy*h.cs
+	return image.Rect(x0, y0, min(x0+h.cs, h.w), min(y0+h.cs, h.h))
+}
+
+// nodeAt returns the ID of the abstract node at cell p, or -1.
+func (h *Graph) nodeAt(p image.Point) int32 {
+	c := h.clusterOf(p)
+	ns := h.nodes[h.first[c]:h.first[c+1]]
+	i, ok := slices.BinarySearchFunc(ns, p, func(n node, p image.Point) int {
+		return cmp.Or(cmp.Compare(int(n.y), p.Y), cmp.Compare(int(n.x), p.X))
+	})
+	if !ok {
+		return -1
+	}
+	return h.first[c] + int32(i)
+}
+
+// transition is a pair of facing free cells on a cluster border.
+type transition struct{ a, b image.Point }
+
+// Build builds the abstract graph of g. Intra-cluster costs come from
+// Dijkstra searches confined to each cluster, run in parallel on
+// runtime.GOMAXPROCS goroutines; 4-connected grids and terrain costs are
+// supported. Its cost is about one Dijkstra search of a cluster per abstract
+// node. It returns an error for a nil grid or bad options.
+func Build(g *grid.Grid, opt Options) (*Graph, error) {
+	if g == nil {
+		return nil, errors.New("hpa: nil grid")
+	}
+	cs, me := opt.ClusterSize, opt.MaxEntrance
+	if cs == 0 {
+		cs = DefaultClusterSize
+	}
+	if me == 0 {
+		me = DefaultMaxEntrance
+	}
+	if cs < 1 || cs > MaxClusterSize {
+		return nil, fmt.Errorf("hpa: cluster size %d, want 1 to %d", opt.ClusterSize, MaxClusterSize)
+	}
+	if me < 1 {
+		return nil, fmt.Errorf("hpa: max entrance %d, want a positive length", opt.MaxEntrance)
+	}
+	h := &Graph{
+		g: g, w: g.Width(), h: g.Height(), cs: cs,
+		costs: g.HasCosts(), four: g.Connectivity() == grid.Four,
+	}
+	h.ncx = (h.w + cs - 1) / cs
+	h.ncy = (h.h + cs - 1) / cs
+	h.computeMoves()
+	ts := h.findTransitions(me)
+	h.makeNodes(ts)
+
+	// Out-edges per node: inter-cluster ones from the transitions, then
+	// intra-cluster ones from the cluster searches.
+	inter := make([][2]int32, 0, 2*len(ts))
+	for _, t := range ts {
+		a, b := h.nodeAt(t.a), h.nodeAt(t.b)
+		inter = append(inter, [2]int32{a, b}, [2]int32{b, a})
+	}
+	intra := h.intraEdges()
+
+	deg := make([]int32, len(h.nodes)+1)
+	for _, e := range inter {
+		deg[e[0]]++
+	}
+	for _, es := range intra {
+		for _, e := range es {
+			deg[e.from]++
+			deg[e.to]++
+		}
+	}
+	h.off = make([]int32, len(h.nodes)+1)
+	for i := range h.nodes {
+		h.off[i+1] = h.off[i] + deg[i]
+	}
+	h.edges = make([]core.Edge, h.off[len(h.nodes)])
+	fill := deg[:len(h.nodes)]
+	copy(fill, h.off)
+	add := func(from, to int32, cost float64) {
+		h.edges[fill[from]] = core.Edge{To: to, Cost: cost}
+		fill[from]++
+	}
+	for _, e := range inter {
+		add(e[0], e[1], g.StepCost(h.nodes[e[0]].cell(), h.nodes[e[1]].cell()))
+	}
+	for _, es := range intra {
+		for _, e := range es {
+			add(e.from, e.to, e.cost)
+			add(e.to, e.from, e.cost)
+		}
+	}
+	return h, nil
+}
+
+// workers returns the number of goroutines for n jobs.
+func workers(n int) int { return max(1, min(runtime.GOMAXPROCS(0), n)) }
+
+// computeMoves fills the per-cell move masks from grid.CanStep, in parallel
+// bands of rows.
+func (h *Graph) computeMoves() {
+	h.moves = make([]uint8, h.w*h.h)
+	nw := workers(h.h)
+	var wg sync.WaitGroup
+	for k := range nw {
+		y0, y1 := k*h.h/nw, (k+1)*h.h/nw
+		wg.Go(func() {
+			for y := y0; y < y1; y++ {
+				for x := 0; x < h.w; x++ {
+					p := image.Pt(x, y)
+					if !h.g.Passable(p) {
+						continue
+					}
+					var m uint8
+					for d := range numDirs {
+						if h.g.CanStep(p, p.Add(dirs[d])) {
+							m |= 1 << d
+						}
+					}
+					h.moves[y*h.w+x] = m
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// findTransitions scans every border between two adjacent clusters for
+// entrances and returns their transitions, counting the entrances.
+func (h *Graph) findTransitions(maxEntrance int) []transition {
+	var ts []transition
+	// scan walks one border of n cell pairs; pair(i) gives the i-th.
+	scan := func(n int, pair func(i int) (image.Point, image.Point)) {
+		run := 0
+		for i := 0; i <= n; i++ {
+			if i < n {
+				if a, b := pair(i); h.g.CanStep(a, b) {
+					run++
+					continue
+				}
+			}
+			if run == 0 {
+				continue
+			}
+			h.entrances++
+			s, e := i-run, i-1
+			if run <= maxEntrance {
+				a, b := pair((s + e) / 2)
+				ts = append(ts, transition{a, b})
+			} else {
+				a, b := pair(s)
+				ts = append(ts, transition{a, b})
+				a, b = pair(e)
+				ts = append(ts, transition{a, b})
+			}
+			run = 0
+		}
+	}
+	for cy := range h.ncy {
+		for cx := range h.ncx {
+			r := h.clusterRect(int32(cy*h.ncx + cx))
+			if cx+1 < h.ncx { // east border
+				scan(r.Dy(), func(i int) (image.Point, image.Point) {
+					return image.Pt(r.Max.X-1, r.Min.Y+i), image.Pt(r.Max.X, r.Min.Y+i)
+				})
+			}
+			if cy+1 < h.ncy { // south border
+				scan(r.Dx(), func(i int) (image.Point, image.Point) {
+					return image.Pt(r.Min.X+i, r.Max.Y-1), image.Pt(r.Min.X+i, r.Max.Y)
+				})
+			}
+		}
+	}
+	return ts
+}
+
+// makeNodes makes one abstract node per distinct transition cell, numbered
+// by cluster, then row, then column.
+func (h *Graph) makeNodes(ts []transition) {
+	ns := make([]node, 0, 2*len(ts))
+	for _, t := range ts {
+		for _, p := range [2]image.Point{t.a, t.b} {
+			ns = append(ns, node{x: int32(p.X), y: int32(p.Y), cluster: h.clusterOf(p)})
+		}
+	}
+	slices.SortFunc(ns, func(a, b node) int {
+		return cmp.Or(cmp.Compare(a.cluster, b.cluster), cmp.Compare(a.y, b.y), cmp.Compare(a.x, b.x))
+	})
+	h.nodes = slices.Compact(ns)
+	nc := h.ncx * h.ncy
+	h.first = make([]int32, nc+1)
+	for _, n := range h.nodes {
+		h.first[n.cluster+1]++
+	}
+	for c := range nc {
+		h.first[c+1] += h.first[c]
+	}
+}
+
+// intraEdge joins two nodes of one cluster, from < to; it stands for both
+// directions, since step costs are symmetric.
+type intraEdge struct {
+	from, to int32
+	cost     float64
+}
+
+// intraEdges runs, for each cluster, one Dijkstra search per abstract node to
+// the cluster's later nodes, on runtime.GOMAXPROCS goroutines, and returns
+// the edges found per cluster.
+func (h *Graph) intraEdges() [][]intraEdge {
+	nc := h.ncx * h.ncy
+	out := make([][]intraEdge, nc)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers(nc) {
+		wg.Go(func() {
+			cl := newClusterSearch(h)
+			var buf []intraEdge
+			for {
+				c := int32(next.Add(1) - 1)
+				if int(c) >= nc {
+					return
+				}
+				buf = cl.connect(buf[:0], c)
+				if len(buf) > 0 {
+					out[c] = slices.Clone(buf)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return out
+}

@@ -1,0 +1,460 @@
+package hpa_test
+
+import (
+	"fmt"
+	"image"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/cairn-nav/cairn/core"
+	"github.com/cairn-nav/cairn/grid"
+	"github.com/cairn-nav/cairn/hpa"
+	"github.com/cairn-nav/cairn/internal/testmap"
+)
+
+const movingAI = "../../shared/benchmarks/movingai"
+
+// subopt accumulates the relative excess cost of paths over the optimum.
+type subopt struct {
+	n, longer  int
+	sum, worst float64
+}
+
+func (s *subopt) add(cost, opt float64) {
+	if opt <= 0 {
+		return
+	}
+	e := max(0, cost/opt-1)
+	s.n++
+	s.sum += e
+	s.worst = max(s.worst, e)
+	if e > 1e-9 {
+		s.longer++
+	}
+}
+
+func (s *subopt) mean() float64 {
+	if s.n == 0 {
+		return 0
+	}
+	return s.sum / float64(s.n)
+}
+
+func (s *subopt) String() string {
+	return fmt.Sprintf("%d paths, %d longer than optimal, mean +%.2f%%, max +%.2f%%", s.n, s.longer, 100*s.mean(), 100*s.worst)
+}
+
+// check runs one query through q and the exact grid searcher and compares
+// them. It returns the HPA* and optimal costs, and whether a path exists.
+func check(t *testing.T, q *hpa.Query, s *grid.Searcher, from, to image.Point, what string) (float64, float64, bool) {
+	t.Helper()
+	g := s.Grid()
+	want, wr, err := s.AppendPath(nil, from, to, grid.Query{})
+	if err != nil {
+		t.Fatalf("%s: grid %v→%v: %v", what, from, to, err)
+	}
+	path, r, err := q.AppendPath(nil, from, to)
+	if err != nil {
+		t.Fatalf("%s: %v→%v: %v", what, from, to, err)
+	}
+	if r.Status != wr.Status {
+		t.Fatalf("%s: %v→%v: status %v, want %v", what, from, to, r.Status, wr.Status)
+	}
+	if r.Status != core.Found {
+		if len(path) != 0 {
+			t.Fatalf("%s: %v→%v: unreachable with %d cells appended", what, from, to, len(path))
+		}
+		return 0, 0, false
+	}
+	cost, err := testmap.CheckPath(g, path, from, to)
+	if err != nil {
+		t.Fatalf("%s: %v→%v: %v\ngot:\n%s\nwant:\n%s", what, from, to, err, testmap.Render(g, path), testmap.Render(g, want))
+	}
+	if cost != r.Cost {
+		t.Fatalf("%s: %v→%v: result cost %v, path cost %v", what, from, to, r.Cost, cost)
+	}
+	if cost < wr.Cost-1e-9 {
+		t.Fatalf("%s: %v→%v: cost %v below the optimum %v", what, from, to, cost, wr.Cost)
+	}
+	return cost, wr.Cost, true
+}
+
+func TestRandomMaps(t *testing.T) {
+	const w, h, pairs = 97, 61, 250
+	// Bounds on the mean excess cost of unsmoothed paths. Clusters of 8 on
+	// these small maps cost about 5 %, as in Botea et al. (2004) before
+	// smoothing; transitions placed without regard to terrain cost more.
+	kinds := []struct {
+		name  string
+		build func(seed int64, density float64) *grid.Grid
+		bound [2]float64 // for clusters of 8 and 16
+	}{
+		{"8-connected", func(seed int64, d float64) *grid.Grid {
+			return testmap.Random(seed, w, h, d, grid.Options{})
+		}, [2]float64{0.06, 0.05}},
+		{"4-connected", func(seed int64, d float64) *grid.Grid {
+			return testmap.Random(seed, w, h, d, grid.Options{Connectivity: grid.Four})
+		}, [2]float64{0.05, 0.05}},
+		{"terrain", func(seed int64, d float64) *grid.Grid {
+			return testmap.RandomCosts(seed, w, h, d, 3, grid.Eight)
+		}, [2]float64{0.12, 0.08}},
+	}
+	for _, k := range kinds {
+		for ci, cs := range []int{8, 16} {
+			t.Run(fmt.Sprintf("%s/cluster%d", k.name, cs), func(t *testing.T) {
+				var st subopt
+				unreachable := 0
+				for _, density := range []float64{0, 0.1, 0.2, 0.3} {
+					for seed := int64(1); seed <= 2; seed++ {
+						g := k.build(seed, density)
+						hg, err := hpa.Build(g, hpa.Options{ClusterSize: cs})
+						if err != nil {
+							t.Fatal(err)
+						}
+						q, s := hpa.NewQuery(hg), grid.NewSearcher(g)
+						what := fmt.Sprintf("seed %d density %v", seed, density)
+						for _, p := range testmap.RandomPairs(testmap.NewRand(seed), g, pairs) {
+							cost, opt, ok := check(t, q, s, p[0], p[1], what)
+							if !ok {
+								unreachable++
+								continue
+							}
+							st.add(cost, opt)
+						}
+					}
+				}
+				t.Logf("%v; %d unreachable pairs", &st, unreachable)
+				if bound := k.bound[ci]; st.mean() > bound {
+					t.Errorf("mean suboptimality %.2f%%, want ≤ %g%%", 100*st.mean(), 100*bound)
+				}
+			})
+		}
+	}
+}
+
+// TestSmallMaps checks queries between every pair of free cells of small
+// maps drawn by hand, where clusters of 4 cells make most queries abstract.
+func TestSmallMaps(t *testing.T) {
+	tests := []struct {
+		name string
+		rows []string
+	}{
+		{"open", []string{
+			"................",
+			"................",
+			"................",
+			"................",
+			"................",
+			"................",
+			"................",
+			"................",
+			"................",
+			"................",
+			"..........",
+		}},
+		{"walls with gaps", []string{
+			"...#.......#....",
+			"...#.......#....",
+			"...#..#....#....",
+			"......#.........",
+			"###.#####.#####.",
+			"......#.........",
+			"...#..#....#....",
+			"...#..#....#....",
+			"...#########....",
+			"...........#....",
+			"...#.......#....",
+			"...#.......#....",
+			"...#.......#####",
+		}},
+		{"pockets", []string{
+			"....#.....#.....",
+			".##.#.###.#.###.",
+			".#..#...#...#...",
+			".#.####.#####.##",
+			".#......#.......",
+			".######.#.#####.",
+			"........#.....#.",
+			"#######.#####.#.",
+			"..............#.",
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			w := len(tc.rows[0])
+			free := make([]bool, w*len(tc.rows))
+			for y, row := range tc.rows {
+				for x := range w {
+					free[y*w+x] = x < len(row) && row[x] != '#'
+				}
+			}
+			for _, opt := range []grid.Options{{}, {Connectivity: grid.Four}} {
+				g, err := grid.New(w, len(tc.rows), free, opt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				hg, err := hpa.Build(g, hpa.Options{ClusterSize: 4, MaxEntrance: 2})
+				if err != nil {
+					t.Fatal(err)
+				}
+				q, s := hpa.NewQuery(hg), grid.NewSearcher(g)
+				cells := testmap.FreeCells(g)
+				for _, a := range cells {
+					for _, b := range cells {
+						check(t, q, s, a, b, fmt.Sprint(opt.Connectivity))
+					}
+				}
+			}
+		})
+	}
+}
+
+func TestMovingAI(t *testing.T) {
+	for _, name := range []string{"den520d.map", "Berlin_0_1024.map"} {
+		t.Run(name, func(t *testing.T) {
+			g, scens := loadMovingAI(t, name)
+			hg, err := hpa.Build(g, hpa.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%+v", hg.Stats())
+			q := hpa.NewQuery(hg)
+			var st subopt
+			var path []image.Point
+			for i := 0; i < len(scens); i += 10 {
+				sc := scens[i]
+				var r hpa.Result
+				path, r, err = q.AppendPath(path[:0], sc.Start, sc.Goal)
+				if err != nil {
+					t.Fatalf("scenario %d: %v", i, err)
+				}
+				if r.Status != core.Found {
+					t.Fatalf("scenario %d: %v→%v: %v", i, sc.Start, sc.Goal, r.Status)
+				}
+				cost, err := testmap.CheckPath(g, path, sc.Start, sc.Goal)
+				if err != nil {
+					t.Fatalf("scenario %d: %v", i, err)
+				}
+				if cost != r.Cost {
+					t.Fatalf("scenario %d: result cost %v, path cost %v", i, r.Cost, cost)
+				}
+				if cost < sc.Optimal && !sc.Matches(cost) {
+					t.Fatalf("scenario %d: cost %v below the optimum %v", i, cost, sc.Optimal)
+				}
+				st.add(cost, sc.Optimal)
+			}
+			t.Logf("every 10th scenario: %v", &st)
+			if st.mean() > 0.05 {
+				t.Errorf("mean suboptimality %.2f%%, want ≤ 5%%", 100*st.mean())
+			}
+		})
+	}
+}
+
+// loadMovingAI loads a benchmark map and its scenarios, skipping the test
+// when they are absent.
+func loadMovingAI(tb testing.TB, name string) (*grid.Grid, []grid.Scenario) {
+	tb.Helper()
+	path := filepath.Join(movingAI, name)
+	if _, err := os.Stat(path); err != nil {
+		tb.Skipf("benchmark map absent: %v", err)
+	}
+	g, err := grid.LoadMap(path, grid.Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	scens, err := grid.LoadScenarios(path + ".scen")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return g, scens
+}
+
+// TestConcurrent runs queries on one Graph from 4 goroutines and checks
+// each gets what a lone query gets.
+func TestConcurrent(t *testing.T) {
+	g := testmap.Random(7, 200, 150, 0.2, grid.Options{})
+	hg, err := hpa.Build(g, hpa.Options{ClusterSize: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pairs := testmap.RandomPairs(testmap.NewRand(7), g, 200)
+	type answer struct {
+		path []image.Point
+		res  hpa.Result
+	}
+	want := make([]answer, len(pairs))
+	q := hpa.NewQuery(hg)
+	for i, p := range pairs {
+		path, r, err := q.AppendPath(nil, p[0], p[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[i] = answer{path, r}
+	}
+	var wg sync.WaitGroup
+	errs := make([]error, 4)
+	for k := range errs {
+		wg.Go(func() {
+			q := hpa.NewQuery(hg)
+			var path []image.Point
+			for n := range 3 * len(pairs) {
+				i := (n*(k+1) + k) % len(pairs)
+				var r hpa.Result
+				var err error
+				path, r, err = q.AppendPath(path[:0], pairs[i][0], pairs[i][1])
+				if err == nil && (r != want[i].res || !slices.Equal(path, want[i].path)) {
+					err = fmt.Errorf("pair %d %v: got %+v, want %+v", i, pairs[i], r, want[i].res)
+				}
+				if err != nil {
+					errs[k] = err
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	for k, err := range errs {
+		if err != nil {
+			t.Errorf("goroutine %d: %v", k, err)
+		}
+	}
+}
+
+func TestAllocs(t *testing.T) {
+	g := testmap.Random(3, 300, 200, 0.2, grid.Options{})
+	hg, err := hpa.Build(g, hpa.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := hpa.NewQuery(hg)
+	pairs := testmap.RandomPairs(testmap.NewRand(3), g, 100)
+	path := make([]image.Point, 0, 4096)
+	for _, p := range pairs { // grow the scratch
+		path, _, _ = q.AppendPath(path[:0], p[0], p[1])
+	}
+	i := 0
+	allocs := testing.AllocsPerRun(len(pairs), func() {
+		p := pairs[i%len(pairs)]
+		i++
+		var err error
+		path, _, err = q.AppendPath(path[:0], p[0], p[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("a steady-state query allocates %v times, want 0", allocs)
+	}
+}
+
+func TestErrors(t *testing.T) {
+	g := testmap.Random(1, 40, 30, 0, grid.Options{})
+	free := make([]bool, 40*30)
+	for i := range free {
+		free[i] = i != 5
+	}
+	walled, err := grid.New(40, 30, free, grid.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		g    *grid.Grid
+		opt  hpa.Options
+		want string
+	}{
+		{"nil grid", nil, hpa.Options{}, "hpa: nil grid"},
+		{"negative cluster size", g, hpa.Options{ClusterSize: -1}, "hpa: cluster size -1"},
+		{"huge cluster size", g, hpa.Options{ClusterSize: hpa.MaxClusterSize + 1}, "hpa: cluster size"},
+		{"negative entrance", g, hpa.Options{MaxEntrance: -2}, "hpa: max entrance -2"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := hpa.Build(tc.g, tc.opt)
+			if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+				t.Errorf("error %v, want one starting %q", err, tc.want)
+			}
+		})
+	}
+	hg, err := hpa.Build(walled, hpa.Options{ClusterSize: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := hpa.NewQuery(hg)
+	dst := []image.Point{{9, 9}}
+	for _, tc := range []struct {
+		name     string
+		from, to image.Point
+		want     string
+	}{
+		{"start outside", image.Pt(-1, 0), image.Pt(1, 1), "hpa: start (-1,0) is outside the 40×30 grid"},
+		{"goal outside", image.Pt(1, 1), image.Pt(40, 0), "hpa: goal (40,0) is outside the 40×30 grid"},
+		{"start blocked", image.Pt(5, 0), image.Pt(1, 1), "hpa: start (5,0) is a blocked cell"},
+		{"goal blocked", image.Pt(30, 20), image.Pt(5, 0), "hpa: goal (5,0) is a blocked cell"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, _, err := q.AppendPath(dst, tc.from, tc.to)
+			if err == nil || err.Error() != tc.want {
+				t.Errorf("error %v, want %q", err, tc.want)
+			}
+			if !slices.Equal(got, dst) {
+				t.Errorf("dst changed to %v", got)
+			}
+		})
+	}
+	path, r, err := q.AppendPath(dst, image.Pt(3, 3), image.Pt(3, 3))
+	if err != nil || r.Status != core.Found || r.Cost != 0 || !slices.Equal(path, []image.Point{{9, 9}, {3, 3}}) {
+		t.Errorf("from = to: got %v %+v %v", path, r, err)
+	}
+}
+
+func TestUnreachable(t *testing.T) {
+	// A wall across the map at x = 20 splits it in two.
+	const w, h = 40, 30
+	free := make([]bool, w*h)
+	for i := range free {
+		free[i] = i%w != 20
+	}
+	g, err := grid.New(w, h, free, grid.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hg, err := hpa.Build(g, hpa.Options{ClusterSize: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path, r, err := hpa.NewQuery(hg).AppendPath(nil, image.Pt(0, 0), image.Pt(39, 29))
+	if err != nil || r.Status != core.Unreachable || len(path) != 0 || r.Expanded != 0 {
+		t.Errorf("got %v %+v %v, want nothing, status unreachable", path, r, err)
+	}
+	if math.IsNaN(r.Cost) {
+		t.Error("NaN cost")
+	}
+}
+
+// TestClusterSizes checks degenerate cluster sizes and entrance lengths:
+// clusters of one cell, clusters narrower than entrances, one cluster for
+// the whole map.
+func TestClusterSizes(t *testing.T) {
+	for _, cs := range []int{1, 2, 3, 5, 64} {
+		for _, me := range []int{1, 3} {
+			for _, opt := range []grid.Options{{}, {Connectivity: grid.Four}} {
+				g := testmap.Random(int64(cs), 31, 23, 0.25, opt)
+				hg, err := hpa.Build(g, hpa.Options{ClusterSize: cs, MaxEntrance: me})
+				if err != nil {
+					t.Fatal(err)
+				}
+				q, s := hpa.NewQuery(hg), grid.NewSearcher(g)
+				what := fmt.Sprintf("cluster %d, max entrance %d, %v", cs, me, opt.Connectivity)
+				for _, p := range testmap.RandomPairs(testmap.NewRand(5), g, 300) {
+					check(t, q, s, p[0], p[1], what)
+				}
+			}
+		}
+	}
+}
