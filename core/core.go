@@ -173,6 +173,7 @@ type search struct {
 	expanded int
 	best     int32 // node of lowest h seen
 	bestH    float64
+	reopened bool // a closed node was improved: g of its descendants may be stale
 	res      Result
 	done     bool
 }
@@ -197,6 +198,7 @@ func (s *search) resize() {
 			s.nodes = make([]nodeState, n)
 		}
 		clear(s.nodes)
+		clear(s.target)
 		s.gen = 0
 	}
 }
@@ -229,6 +231,7 @@ func (s *search) begin(start int32, h Heuristic, opt Options) {
 	}
 	s.opt = opt
 	s.expanded = 0
+	s.reopened = false
 	s.done = false
 	s.res = Result{Status: InProgress, End: -1}
 	s.isGoal = nil
@@ -318,6 +321,9 @@ func (s *search) step(n int) bool {
 				// it is then reopened so the result stays optimal.)
 				continue
 			}
+			if sv.stamp == closed {
+				s.reopened = true
+			}
 			sv.g = ng
 			sv.parent = u
 			sv.stamp = gen
@@ -333,6 +339,11 @@ func (s *search) step(n int) bool {
 
 func (s *search) finish(r Result) {
 	r.Expanded = s.expanded
+	if r.End >= 0 && (s.reopened || r.Status == BudgetSpent) {
+		// The node's g may predate an improvement of one of its ancestors;
+		// the path runs through the improved ancestors, so cost that path.
+		r.Cost = s.chainCost(r.End)
+	}
 	s.res = r
 	s.done = true
 }
@@ -387,6 +398,28 @@ func (s *search) pop() entry {
 	}
 	s.heap = h
 	return top
+}
+
+// chainCost sums the cheapest edge between each node on the parent chain to
+// end and the next.
+func (s *search) chainCost(end int32) float64 {
+	var cost float64
+	for n := end; s.nodes[n].parent >= 0; n = s.nodes[n].parent {
+		p := s.nodes[n].parent
+		if s.pruned != nil {
+			s.edges = s.pruned.AppendEdgesFrom(s.edges[:0], p, s.nodes[p].parent)
+		} else {
+			s.edges = s.graph.AppendEdges(s.edges[:0], p)
+		}
+		best := math.Inf(1)
+		for _, e := range s.edges {
+			if e.To == n && e.Cost < best {
+				best = e.Cost
+			}
+		}
+		cost += best
+	}
+	return cost
 }
 
 // appendPath appends the nodes from the start to end.
