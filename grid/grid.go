@@ -126,6 +126,9 @@ func New(width, height int, free []bool, opt Options) (*Grid, error) {
 		for y := 0; y < height; y++ {
 			for x := 0; x < width; x++ {
 				c := opt.Costs[y*width+x]
+				if !free[y*width+x] {
+					continue // ignored, as documented
+				}
 				if !(c >= 1) || math.IsInf(c, 1) {
 					return nil, fmt.Errorf("grid: terrain cost %v at (%d,%d), want a finite value ≥ 1", c, x, y)
 				}
