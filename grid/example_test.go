@@ -19,14 +19,7 @@ func Example() {
 		"...#.####.",
 		"...#......",
 	}
-	w, h := len(rows[0]), len(rows)
-	free := make([]bool, w*h)
-	for y, row := range rows {
-		for x, c := range row {
-			free[y*w+x] = c != '#'
-		}
-	}
-	g, err := grid.New(w, h, free, grid.Options{})
+	g, err := grid.FromRows(rows, grid.Options{})
 	if err != nil {
 		panic(err)
 	}
@@ -40,7 +33,7 @@ func Example() {
 	fmt.Println(path)
 
 	// Draw the path over the map.
-	pic := make([][]byte, h)
+	pic := make([][]byte, len(rows))
 	for y := range pic {
 		pic[y] = []byte(rows[y])
 	}

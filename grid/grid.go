@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"image"
 	"math"
+	"strings"
 )
 
 // Connectivity is the set of moves a grid allows.
@@ -356,4 +357,30 @@ func abs(v int) int {
 		return -v
 	}
 	return v
+}
+
+// FromRows builds a grid from a small drawing, one string per row, all of
+// the same length: '#' and the Moving AI blocked characters '@', 'O', 'T',
+// 'W' are walls; '.' and any other printable ASCII character (letters
+// marking a start or a goal, say) are free. It is meant for tests, examples
+// and hand-made maps; files go through [ReadMap].
+func FromRows(rows []string, opt Options) (*Grid, error) {
+	if len(rows) == 0 {
+		return nil, fmt.Errorf("grid: no rows")
+	}
+	w, h := len(rows[0]), len(rows)
+	free := make([]bool, 0, w*h)
+	for y, row := range rows {
+		if len(row) != w {
+			return nil, fmt.Errorf("grid: row %d has %d cells, want %d", y, len(row), w)
+		}
+		for x := 0; x < w; x++ {
+			c := row[x]
+			if c < ' ' || c > '~' {
+				return nil, fmt.Errorf("grid: row %d, column %d: character %q is not printable ASCII", y, x, c)
+			}
+			free = append(free, !strings.ContainsRune("#@OTW", rune(c)))
+		}
+	}
+	return New(w, h, free, opt)
 }

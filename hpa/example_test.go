@@ -25,14 +25,7 @@ func Example() {
 		"........#.......#.......",
 		"........#...............",
 	}
-	w, h := len(rows[0]), len(rows)
-	free := make([]bool, w*h)
-	for y, row := range rows {
-		for x, c := range row {
-			free[y*w+x] = c != '#'
-		}
-	}
-	g, err := grid.New(w, h, free, grid.Options{})
+	g, err := grid.FromRows(rows, grid.Options{})
 	if err != nil {
 		panic(err)
 	}

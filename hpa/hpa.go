@@ -57,6 +57,12 @@ type Options struct {
 	// its middle; longer ones get two, at their ends. 0 means
 	// DefaultMaxEntrance.
 	MaxEntrance int
+	// Progress, when not nil, is called once per cluster as the
+	// intra-cluster edges are computed, with the clusters done so far and
+	// their total. The calls are serialised (never concurrent, though they
+	// come from the build's goroutines) and done runs from 1 to total; the
+	// build waits for each call, so it should return quickly.
+	Progress func(done, total int)
 }
 
 // node is an abstract node: a transition cell and the cluster holding it.
@@ -79,6 +85,7 @@ type Graph struct {
 	g        *grid.Grid
 	w, h     int
 	cs       int // cluster side
+	me       int // max entrance
 	ncx, ncy int // clusters per row and column
 	costs    bool
 	four     bool
@@ -111,6 +118,10 @@ func (h *Graph) Grid() *grid.Grid { return h.g }
 
 // ClusterSize returns the side of the graph's clusters, in cells.
 func (h *Graph) ClusterSize() int { return h.cs }
+
+// Options returns the options the graph was built with, defaults filled in
+// (and Progress nil).
+func (h *Graph) Options() Options { return Options{ClusterSize: h.cs, MaxEntrance: h.me} }
 
 // clusterOf returns the cluster holding cell p.
 func (h *Graph) clusterOf(p image.Point) int32 {
@@ -162,13 +173,7 @@ func Build(g *grid.Grid, opt Options) (*Graph, error) {
 	if me < 1 {
 		return nil, fmt.Errorf("hpa: max entrance %d, want a positive length", opt.MaxEntrance)
 	}
-	h := &Graph{
-		g: g, w: g.Width(), h: g.Height(), cs: cs,
-		costs: g.HasCosts(), four: g.Connectivity() == grid.Four,
-	}
-	h.ncx = (h.w + cs - 1) / cs
-	h.ncy = (h.h + cs - 1) / cs
-	h.computeMoves()
+	h := newGraph(g, cs, me)
 	ts := h.findTransitions(me)
 	h.makeNodes(ts)
 
@@ -179,7 +184,7 @@ func Build(g *grid.Grid, opt Options) (*Graph, error) {
 		a, b := h.nodeAt(t.a), h.nodeAt(t.b)
 		inter = append(inter, [2]int32{a, b}, [2]int32{b, a})
 	}
-	intra := h.intraEdges()
+	intra := h.intraEdges(opt.Progress)
 
 	deg := make([]int32, len(h.nodes)+1)
 	for _, e := range inter {
@@ -212,6 +217,21 @@ func Build(g *grid.Grid, opt Options) (*Graph, error) {
 		}
 	}
 	return h, nil
+}
+
+// newGraph returns a graph of g with clusters of side cs and entrances split
+// above me, and everything that follows from the grid filled in: sizes,
+// cluster counts and move masks. Nodes and edges are left to the caller,
+// [Build] or [Read].
+func newGraph(g *grid.Grid, cs, me int) *Graph {
+	h := &Graph{
+		g: g, w: g.Width(), h: g.Height(), cs: cs, me: me,
+		costs: g.HasCosts(), four: g.Connectivity() == grid.Four,
+	}
+	h.ncx = (h.w + cs - 1) / cs
+	h.ncy = (h.h + cs - 1) / cs
+	h.computeMoves()
+	return h
 }
 
 // workers returns the number of goroutines for n jobs.
@@ -327,12 +347,15 @@ type intraEdge struct {
 
 // intraEdges runs, for each cluster, one Dijkstra search per abstract node to
 // the cluster's later nodes, on runtime.GOMAXPROCS goroutines, and returns
-// the edges found per cluster.
-func (h *Graph) intraEdges() [][]intraEdge {
+// the edges found per cluster. It calls progress, when not nil, after each
+// cluster, one call at a time.
+func (h *Graph) intraEdges(progress func(done, total int)) [][]intraEdge {
 	nc := h.ncx * h.ncy
 	out := make([][]intraEdge, nc)
 	var next atomic.Int64
 	var wg sync.WaitGroup
+	var mu sync.Mutex // serialises progress calls
+	done := 0
 	for range workers(nc) {
 		wg.Go(func() {
 			cl := newClusterSearch(h)
@@ -345,6 +368,12 @@ func (h *Graph) intraEdges() [][]intraEdge {
 				buf = cl.connect(buf[:0], c)
 				if len(buf) > 0 {
 					out[c] = slices.Clone(buf)
+				}
+				if progress != nil {
+					mu.Lock()
+					done++
+					progress(done, nc)
+					mu.Unlock()
 				}
 			}
 		})

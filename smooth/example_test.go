@@ -21,14 +21,7 @@ func Example() {
 		"....#####.",
 		".........G",
 	}
-	w, h := len(rows[0]), len(rows)
-	free := make([]bool, w*h)
-	for y, row := range rows {
-		for x, c := range row {
-			free[y*w+x] = c != '#'
-		}
-	}
-	g, err := grid.New(w, h, free, grid.Options{})
+	g, err := grid.FromRows(rows, grid.Options{})
 	if err != nil {
 		panic(err)
 	}
@@ -42,7 +35,7 @@ func Example() {
 	fmt.Println(turns)
 
 	// Number the kept points on the map, with the grid path as '*'.
-	pic := make([][]byte, h)
+	pic := make([][]byte, len(rows))
 	for y := range pic {
 		pic[y] = []byte(rows[y])
 	}

@@ -1,0 +1,36 @@
+package grid_test
+
+import (
+	"image"
+	"strings"
+	"testing"
+
+	"github.com/cairn-nav/cairn/grid"
+)
+
+func TestFromRows(t *testing.T) {
+	g, err := grid.FromRows([]string{"S.#", "@TG"}, grid.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[image.Point]bool{{0, 0}: true, {1, 0}: true, {2, 0}: false, {0, 1}: false, {1, 1}: false, {2, 1}: true}
+	for p, free := range want {
+		if g.Passable(p) != free {
+			t.Errorf("Passable(%v) = %v, want %v", p, !free, free)
+		}
+	}
+	for _, tc := range []struct {
+		name string
+		rows []string
+		want string
+	}{
+		{"no rows", nil, "no rows"},
+		{"ragged", []string{"...", ".."}, "row 1 has 2 cells, want 3"},
+		{"control character", []string{".\t."}, "row 0, column 1"},
+		{"empty rows", []string{""}, "positive width"},
+	} {
+		if _, err := grid.FromRows(tc.rows, grid.Options{}); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want one containing %q", tc.name, err, tc.want)
+		}
+	}
+}
