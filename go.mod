@@ -8,6 +8,7 @@ require (
 )
 
 require (
+	github.com/go-gl/mathgl v1.2.0 // indirect
 	github.com/mitchellh/colorstring v0.0.0-20190213212951-d06e56a500db // indirect
 	github.com/rivo/uniseg v0.4.7 // indirect
 	golang.org/x/sys v0.46.0 // indirect
