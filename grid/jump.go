@@ -1,6 +1,7 @@
 package grid
 
 import (
+	"math"
 	"math/bits"
 
 	"github.com/cairn-nav/cairn/core"
@@ -64,26 +65,39 @@ func (q *queryGraph) AppendEdgesFrom(dst []core.Edge, n, parent int32) []core.Ed
 	for m != 0 {
 		d := bits.TrailingZeros8(m)
 		m &= m - 1
-		var to, k int32
-		if d < dirSE {
-			to, k = q.jumpStraight(x, y, d)
-		} else {
-			to, k = q.jumpDiagonal(x, y, d)
+		if d >= dirSE {
+			dst = q.diagonalSuccessors(dst, x, y, d)
+			continue
 		}
-		if to >= 0 {
-			dst = append(dst, core.Edge{To: to, Cost: float64(k) * baseCost[d]})
+		if to, k := q.jumpStraight(x, y, d); to >= 0 {
+			dst = append(dst, core.Edge{To: to, Cost: float64(k)})
 		}
 	}
 	return dst
 }
 
-// dirBetween returns the direction of the run from a to b, two cells on one
-// straight or diagonal line.
+// dirBetween returns the direction in which a run from a arrives at b. A
+// successor is reached by a straight or diagonal run, or by a diagonal run
+// followed by a straight one (see diagonalSuccessors); it then arrives along
+// the axis of the larger displacement.
 func (g *Grid) dirBetween(a, b int32) int {
 	pw := int32(g.pw)
 	ay, by := a/pw, b/pw
-	ax, bx := a-ay*pw, b-by*pw
-	return int(dirIndex[sign(bx-ax)+1][sign(by-ay)+1])
+	dx, dy := b-by*pw-(a-ay*pw), by-ay
+	switch adx, ady := abs32(dx), abs32(dy); {
+	case adx > ady && ady != 0:
+		dy = 0
+	case ady > adx && adx != 0:
+		dx = 0
+	}
+	return int(dirIndex[sign(dx)+1][sign(dy)+1])
+}
+
+func abs32(v int32) int32 {
+	if v < 0 {
+		return -v
+	}
+	return v
 }
 
 // dirIndex[dx+1][dy+1] is the direction of a unit step (dx, dy).
@@ -154,30 +168,37 @@ func (q *queryGraph) jumpStraight(x, y, d int) (int32, int32) {
 	}
 }
 
-// jumpDiagonal runs from padded cell (x, y) in diagonal direction d and
-// returns the first jump point and its distance in diagonal steps, or -1.
-func (q *queryGraph) jumpDiagonal(x, y, d int) (int32, int32) {
+// diagonalSuccessors runs from padded cell (x, y) in diagonal direction d
+// and appends, as successors, every jump point that the straight runs from
+// the cells along the way find, and the goal if the run meets it. The cells
+// of the diagonal run where those straight runs start are not added to the
+// open list (Harabor & Grastien's pruning of intermediate jump points, 2014):
+// the edge from (x, y) to a successor j is the diagonal run to the cell
+// where j's straight run starts, then that run, which the path fill-in
+// rebuilds as diagonal steps first, then straight ones.
+func (q *queryGraph) diagonalSuccessors(dst []core.Edge, x, y, d int) []core.Edge {
 	g := q.g
 	bit := uint8(1) << d
 	off := g.off[d]
 	dx, dy := dirDX[d], dirDY[d]
 	h, v := compH[d], compV[d]
 	n := int32(y*g.pw + x)
-	for k := int32(1); ; k++ {
+	for k := 1; ; k++ {
 		if g.moves[n]&bit == 0 {
-			return -1, 0
+			return dst
 		}
 		n += off
 		x += dx
 		y += dy
+		diag := float64(k) * math.Sqrt2
 		if n == q.goal {
-			return n, k
+			return append(dst, core.Edge{To: n, Cost: diag})
 		}
-		if to, _ := q.jumpStraight(x, y, h); to >= 0 {
-			return n, k
+		if to, s := q.jumpStraight(x, y, h); to >= 0 {
+			dst = append(dst, core.Edge{To: to, Cost: diag + float64(s)})
 		}
-		if to, _ := q.jumpStraight(x, y, v); to >= 0 {
-			return n, k
+		if to, s := q.jumpStraight(x, y, v); to >= 0 {
+			dst = append(dst, core.Edge{To: to, Cost: diag + float64(s)})
 		}
 	}
 }

@@ -194,14 +194,9 @@ func (s *Searcher) AppendPath(dst []image.Point, from, to image.Point, q Query) 
 	dst = append(dst, g.pxy(s.ids[0]))
 	for i := 1; i < len(s.ids); i++ {
 		// Jump point runs are straight or diagonal lines: fill them in.
-		a, b := s.ids[i-1], s.ids[i]
-		step := g.off[g.dirBetween(a, b)]
-		for c := a + step; ; c += step {
-			dst = append(dst, g.pxy(c))
-			if c == b {
-				break
-			}
-		}
+		// Jump point runs are straight or diagonal lines, or a diagonal
+		// run then a straight one: fill them in, diagonal steps first.
+		dst = g.appendRun(dst, s.ids[i-1], s.ids[i])
 	}
 	if g.cost == nil {
 		// Count the steps for a cost free of accumulated rounding.
@@ -224,6 +219,30 @@ func (s *Searcher) AppendOpen(dst []image.Point) []image.Point {
 	s.ids = s.s.AppendOpen(s.ids[:0])
 	for _, id := range s.ids {
 		dst = append(dst, s.g.pxy(id))
+	}
+	return dst
+}
+
+// appendRun appends the cells after a up to b, both padded indices: as many
+// diagonal steps as the smaller displacement, then straight steps.
+func (g *Grid) appendRun(dst []image.Point, a, b int32) []image.Point {
+	pa, pb := g.pxy(a), g.pxy(b)
+	dx, dy := pb.X-pa.X, pb.Y-pa.Y
+	sx, sy := int(sign(int32(dx))), int(sign(int32(dy)))
+	diag := min(abs(dx), abs(dy))
+	p := pa
+	for range diag {
+		p = p.Add(image.Pt(sx, sy))
+		dst = append(dst, p)
+	}
+	if abs(dx) > diag {
+		sy = 0
+	} else {
+		sx = 0
+	}
+	for p != pb {
+		p = p.Add(image.Pt(sx, sy))
+		dst = append(dst, p)
 	}
 	return dst
 }

@@ -505,7 +505,9 @@ func TestBudget(t *testing.T) {
 							seed, mode.name, from, to, full.Expanded+1, big.Status, big.Cost, full.Cost)
 					}
 				}
-				if tried < 10 || spent == 0 {
+				// On an empty map jump point search reaches any goal from the
+				// start's single expansion, so no budget can be spent there.
+				if tried < 10 || (spent == 0 && (mode.plain || c.density > 0)) {
 					t.Fatalf("seed %d: %d far pairs tried, %d budgets spent; the test checks too little", seed, tried, spent)
 				}
 			})
