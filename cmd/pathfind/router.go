@@ -23,6 +23,10 @@ type stats struct {
 	cost     float64
 	expanded int
 	status   string // statusFound, statusUnreachable or statusBudget
+	// turns is set when the path holds turning points joined by straight
+	// legs (smoothed) rather than cells joined by single moves; cost is
+	// then its Euclidean length.
+	turns bool
 }
 
 // router answers path queries on one map. It appends the path's cells, start
@@ -38,6 +42,8 @@ type routerFlags struct {
 	algo          string
 	maxExpansions int
 	plain         bool
+	graph         string // -graph: an hpabuild file to load instead of building
+	smooth        bool
 }
 
 func addRouterFlags(fs *flag.FlagSet) *routerFlags {
@@ -45,6 +51,8 @@ func addRouterFlags(fs *flag.FlagSet) *routerFlags {
 	fs.StringVar(&rf.algo, "algo", "astar", "search `algorithm`: "+algoHelp())
 	fs.IntVar(&rf.maxExpansions, "max-expansions", 0, "stop a grid search after `N` expansions with a partial path (0: no limit)")
 	fs.BoolVar(&rf.plain, "plain", false, "grid search expands every neighbour instead of jump points")
+	fs.StringVar(&rf.graph, "graph", "", "for -algo hpa, load the graph from `file` (written by hpabuild) instead of building it")
+	fs.BoolVar(&rf.smooth, "smooth", false, "for -algo hpa, smooth the path by line of sight; paths then hold the turning points")
 	return rf
 }
 
@@ -59,6 +67,9 @@ func (rf *routerFlags) check() error {
 	}
 	if !a.gridQuery && (rf.maxExpansions > 0 || rf.plain) {
 		return usagef("-algo %s takes neither -max-expansions nor -plain", a.name)
+	}
+	if !a.graphFlags && (rf.graph != "" || rf.smooth) {
+		return usagef("-algo %s takes neither -graph nor -smooth", a.name)
 	}
 	return nil
 }
@@ -78,7 +89,12 @@ type algo struct {
 	doc  string
 	// gridQuery is set for algorithms that honour -max-expansions and -plain.
 	gridQuery bool
-	build     func(g *grid.Grid, rf *routerFlags) (router, error)
+	// graphFlags is set for algorithms that honour -graph and -smooth.
+	graphFlags bool
+	// approx is set for algorithms whose paths may be longer than optimal;
+	// scen reports their suboptimality.
+	approx bool
+	build  func(g *grid.Grid, rf *routerFlags) (router, error)
 }
 
 // algos is the -algo table, in the order the help lists it.
@@ -86,6 +102,7 @@ var algos = []algo{
 	{name: "astar", doc: "grid A*, octile heuristic, jump points where the map allows", gridQuery: true, build: newGridRouter(grid.Auto)},
 	{name: "dijkstra", doc: "Dijkstra over every cell", gridQuery: true, build: newGridRouter(grid.Zero)},
 	{name: "baseline", doc: "plain reference A* for comparison", build: newBaselineRouter},
+	{name: "hpa", doc: "HPA* over clusters of 16 cells, or those of the -graph file; paths a few per cent longer than optimal", graphFlags: true, approx: true, build: newHPARouter},
 }
 
 func lookupAlgo(name string) (algo, bool) {
@@ -186,6 +203,9 @@ func verify(g *grid.Grid, path []image.Point, from, to image.Point, st stats) er
 	}
 	if last := path[len(path)-1]; st.status == statusFound && last != to {
 		return fmt.Errorf("path ends at %s, want %s", pointString(last), pointString(to))
+	}
+	if st.turns {
+		return verifyTurns(g, path, st)
 	}
 	cost, err := g.PathCost(path)
 	if err != nil {

@@ -21,6 +21,14 @@ import (
 // budget spent). Illegal counts answers that fail verification (an illegal
 // step, wrong ends, a cost that disagrees with the path, or "unreachable"
 // between connected cells); any makes the command exit 1.
+//
+// For algorithms whose paths may be longer than optimal (-algo hpa),
+// MeanSubopt and MaxSubopt give the mean and the largest relative excess of
+// a found path's cost over the scenario optimum, as fractions (0.021 is 2.1 %
+// longer), over found paths with a positive optimum; a cost that matches the
+// optimum counts as 0. A smoothed path's cost is its Euclidean length, which
+// may be shorter than the optimal grid path, so these may be negative. For
+// other algorithms they are absent from the JSON.
 type summary struct {
 	Map          string  `json:"map"`
 	Scen         string  `json:"scen"`
@@ -36,6 +44,10 @@ type summary struct {
 	P95US        float64 `json:"p95_us"`
 	MeanExpanded float64 `json:"mean_expanded"`
 	TotalSeconds float64 `json:"total_seconds"`
+
+	// Approximate algorithms only.
+	MeanSubopt *float64 `json:"mean_subopt,omitempty"`
+	MaxSubopt  *float64 `json:"max_subopt,omitempty"`
 }
 
 // maxReported bounds the mismatches listed before a text summary.
@@ -89,7 +101,9 @@ func setupScen(fs *flag.FlagSet) func(io.Writer) error {
 			lines    []byte // -paths content
 			reported int
 			illegal  error // the first bad answer
+			sub      subopt
 		)
+		a, _ := lookupAlgo(rf.algo)
 		for i := 0; i < len(scens); i += *every {
 			s := scens[i]
 			q0 := time.Now()
@@ -110,9 +124,11 @@ func setupScen(fs *flag.FlagSet) func(io.Writer) error {
 				note = st.status
 			case s.Matches(st.cost):
 				sum.Matched++
+				sub.add(0, s.Optimal)
 			default:
 				sum.Mismatched++
 				note = fmt.Sprintf("cost %.8g", st.cost)
+				sub.add(st.cost/s.Optimal-1, s.Optimal)
 			}
 			if err := verify(g, path, s.Start, s.Goal, st); err != nil {
 				sum.Illegal++
@@ -152,6 +168,10 @@ func setupScen(fs *flag.FlagSet) func(io.Writer) error {
 			sum.P95US = micros(times[(95*n+99)/100-1]) // nearest rank
 			sum.MeanExpanded = float64(expanded) / float64(n)
 		}
+		if a.approx {
+			mean := sub.mean()
+			sum.MeanSubopt, sum.MaxSubopt = &mean, &sub.worst
+		}
 		sum.TotalSeconds = time.Since(t0).Seconds()
 
 		if *asJSON {
@@ -188,6 +208,10 @@ func printSummary(w io.Writer, s *summary, inFile int) error {
 	fmt.Fprintf(bw, "mean           %.1f µs\n", s.MeanUS)
 	fmt.Fprintf(bw, "p95            %.1f µs\n", s.P95US)
 	fmt.Fprintf(bw, "mean expanded  %.1f\n", s.MeanExpanded)
+	if s.MeanSubopt != nil && s.MaxSubopt != nil {
+		fmt.Fprintf(bw, "mean subopt    %+.2f %%\n", 100**s.MeanSubopt)
+		fmt.Fprintf(bw, "max subopt     %+.2f %%\n", 100**s.MaxSubopt)
+	}
 	fmt.Fprintf(bw, "total          %.3f s\n", s.TotalSeconds)
 	return bw.Flush()
 }

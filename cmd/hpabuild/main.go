@@ -1,0 +1,218 @@
+// Command hpabuild builds the HPA* abstract graph of a Moving AI grid map
+// offline and writes it to a graph file, which hpa.Read and
+// "pathfind -algo hpa -graph FILE" load instead of building it again.
+//
+// Usage:
+//
+//	hpabuild -map FILE.map -o FILE.hpa [-cluster N] [-max-entrance N]
+//
+// It writes the file atomically (a temporary file in the same directory,
+// synced, then renamed over the target) and prints the graph's statistics,
+// the build time and the file size on stdout. While it builds, a progress bar
+// runs on stderr when stderr is a terminal. Bad input gives one line on
+// stderr starting with "hpabuild: " and exit status 2 for usage errors, 1 for
+// others.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+
+	"github.com/cairn-nav/cairn/grid"
+	"github.com/cairn-nav/cairn/hpa"
+)
+
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+
+// usageError is a mistake on the command line; it exits with status 2.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error {
+	return &usageError{msg: fmt.Sprintf(format, args...)}
+}
+
+// run is the whole command, with its exit status as result.
+func run(args []string, stdout, stderr io.Writer) int {
+	err := build(args, stdout, stderr)
+	if err == nil {
+		return 0
+	}
+	msg := strings.Join(strings.Fields(strings.ReplaceAll(err.Error(), "\n", "; ")), " ")
+	fmt.Fprintf(stderr, "hpabuild: %s\n", msg)
+	if _, ok := errors.AsType[*usageError](err); ok {
+		return 2
+	}
+	return 1
+}
+
+// flags holds the command line.
+type flags struct {
+	mapPath, out string
+	opt          hpa.Options
+}
+
+func newFlagSet(f *flags) *flag.FlagSet {
+	fs := flag.NewFlagSet("hpabuild", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&f.mapPath, "map", "", "Moving AI .map `file` to build the graph of (required)")
+	fs.StringVar(&f.out, "o", "", "graph `file` to write (required)")
+	fs.IntVar(&f.opt.ClusterSize, "cluster", hpa.DefaultClusterSize, fmt.Sprintf("cluster side in cells, `N` from 1 to %d", hpa.MaxClusterSize))
+	fs.IntVar(&f.opt.MaxEntrance, "max-entrance", hpa.DefaultMaxEntrance, "longest entrance with one transition; longer ones get two (`N` ≥ 1)")
+	return fs
+}
+
+func printUsage(w io.Writer) {
+	fmt.Fprintf(w, "usage: hpabuild -map FILE.map -o FILE.hpa [-cluster N] [-max-entrance N]\n\n")
+	fmt.Fprintf(w, "Build the HPA* graph of a Moving AI map and write it to a graph file.\n\nFlags:\n")
+	fs := newFlagSet(&flags{})
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+	fmt.Fprintf(w, "\nErrors give one line on stderr and exit status 2 (usage) or 1 (other).\n")
+}
+
+// isTerminal reports whether w is a terminal, where a progress bar may be
+// drawn. Tests replace it.
+var isTerminal = func(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+func build(args []string, stdout, stderr io.Writer) error {
+	var f flags
+	fs := newFlagSet(&f)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			printUsage(stdout)
+			return nil
+		}
+		return usagef("%v (see hpabuild -h)", err)
+	}
+	switch {
+	case fs.NArg() > 0:
+		return usagef("unexpected argument %q (see hpabuild -h)", fs.Arg(0))
+	case f.mapPath == "":
+		return usagef("-map is required")
+	case f.out == "":
+		return usagef("-o is required")
+	case f.opt.ClusterSize < 1 || f.opt.ClusterSize > hpa.MaxClusterSize:
+		return usagef("-cluster %d, want 1 to %d", f.opt.ClusterSize, hpa.MaxClusterSize)
+	case f.opt.MaxEntrance < 1:
+		return usagef("-max-entrance %d, want 1 or more", f.opt.MaxEntrance)
+	case sameFile(f.mapPath, f.out):
+		return usagef("-o %s is the map itself", f.out)
+	}
+
+	g, err := grid.LoadMap(f.mapPath, grid.Options{})
+	if err != nil {
+		return err
+	}
+	var bar *progressbar.ProgressBar
+	if isTerminal(stderr) {
+		f.opt.Progress = func(done, total int) {
+			if bar == nil {
+				bar = progressbar.NewOptions(total,
+					progressbar.OptionSetWriter(stderr),
+					progressbar.OptionSetDescription("clusters"),
+					progressbar.OptionShowCount(),
+					progressbar.OptionThrottle(100*time.Millisecond),
+					progressbar.OptionClearOnFinish(),
+				)
+			}
+			bar.Set(done)
+		}
+	}
+	t0 := time.Now()
+	hg, err := hpa.Build(g, f.opt)
+	elapsed := time.Since(t0)
+	if bar != nil {
+		bar.Finish()
+	}
+	if err != nil {
+		return err
+	}
+	size, err := writeGraph(f.out, hg)
+	if err != nil {
+		return err
+	}
+
+	st := hg.Stats()
+	opt := hg.Options()
+	w := &errWriter{w: stdout}
+	w.printf("map           %s (%d×%d, %v)\n", f.mapPath, g.Width(), g.Height(), g.Connectivity())
+	w.printf("graph         %s\n", f.out)
+	w.printf("cluster size  %d\n", opt.ClusterSize)
+	w.printf("max entrance  %d\n", opt.MaxEntrance)
+	w.printf("clusters      %d\n", st.Clusters)
+	w.printf("entrances     %d\n", st.Entrances)
+	w.printf("nodes         %d\n", st.Nodes)
+	w.printf("edges         %d\n", st.Edges)
+	w.printf("build         %.1f ms\n", float64(elapsed.Microseconds())/1e3)
+	w.printf("file size     %d bytes (%.1f KiB)\n", size, float64(size)/1024)
+	return w.err
+}
+
+// sameFile reports whether a and b name one existing file.
+func sameFile(a, b string) bool {
+	fa, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	fb, err := os.Stat(b)
+	return err == nil && os.SameFile(fa, fb)
+}
+
+// writeGraph writes hg to a temporary file in path's directory, syncs and
+// closes it, then renames it over path, so readers see the old file or the
+// whole new one. It returns the file's size.
+func writeGraph(path string, hg *hpa.Graph) (n int64, err error) {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return 0, fmt.Errorf("writing %s: %w", path, err)
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+			err = fmt.Errorf("writing %s: %w", path, err)
+		}
+	}()
+	if n, err = hg.WriteTo(f); err != nil {
+		return n, err
+	}
+	if err = f.Chmod(0o644); err != nil {
+		return n, err
+	}
+	if err = f.Sync(); err != nil {
+		return n, err
+	}
+	if err = f.Close(); err != nil {
+		return n, err
+	}
+	return n, os.Rename(f.Name(), path)
+}
+
+// errWriter prints until the first error and keeps it.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) printf(format string, args ...any) {
+	if e.err == nil {
+		_, e.err = fmt.Fprintf(e.w, format, args...)
+	}
+}

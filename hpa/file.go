@@ -1,0 +1,468 @@
+package hpa
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"image"
+	"io"
+	"math"
+
+	"github.com/cairn-nav/cairn/core"
+	"github.com/cairn-nav/cairn/grid"
+)
+
+// This file writes a [Graph] to a binary file and reads it back. Version 1
+// of the format, all integers little-endian:
+//
+//	offset  size  field
+//	     0     8  magic "CAIRNHPA"
+//	     8     4  version, uint32 = 1
+//	    12     8  grid fingerprint, uint64 (see Fingerprint)
+//	    20     4  grid width, uint32
+//	    24     4  grid height, uint32
+//	    28     4  cluster size, uint32
+//	    32     4  max entrance, uint32
+//	    36     4  entrances, uint32
+//	    40     4  N, the number of abstract nodes, uint32
+//	    44     4  E, the number of directed edges, uint32
+//	    48    8N  nodes in ID order: x, y uint32 (sorted by cluster, row,
+//	              column)
+//	 48+8N    4N  out-degree of each node, uint32
+//	48+12N   12E  edges grouped by source node: target uint32, cost float64
+//	              (IEEE 754 bits)
+//	  end−4    4  CRC-32C (Castagnoli) of every byte before it
+//
+// What follows from the grid and the cluster size (cluster counts, each
+// node's cluster, the first node of each cluster, the move masks) is not
+// stored but recomputed by Read; the fingerprint binds the file to its grid.
+
+const (
+	fileMagic   = "CAIRNHPA"
+	fileVersion = 1
+	headerSize  = 48
+	nodeSize    = 8
+	degreeSize  = 4
+	edgeSize    = 12
+)
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// FormatError reports a graph file that [Read] refuses: where in the file
+// (a byte offset; for counts and checksums, the offset of the field) and
+// what is wrong.
+type FormatError struct {
+	Offset int64
+	Msg    string
+}
+
+// Error returns "hpa: MSG (byte OFFSET)".
+func (e *FormatError) Error() string {
+	return fmt.Sprintf("hpa: %s (byte %d)", e.Msg, e.Offset)
+}
+
+// Fingerprint returns a 64-bit FNV-1a hash of everything about g that a
+// [Graph] depends on, for binding a graph file to its grid. The bytes hashed
+// are, little-endian: the width and height as uint32, the connectivity as
+// one byte, 1 or 0 for whether g has terrain costs as one byte, the
+// passability of every cell as bits (cell y·width + x is bit i%8 of byte
+// i/8, 1 when passable, the last byte padded with zeros), and, when g has
+// terrain costs, the IEEE 754 bits of the multiplier of each passable cell
+// as uint64, row by row. Multipliers of blocked cells, which no path uses,
+// are left out.
+//
+// It reads every cell once, O(width·height), and does not allocate. It is
+// safe for concurrent use.
+func Fingerprint(g *grid.Grid) uint64 {
+	f := fnv64{sum: fnvOffset}
+	w, h := g.Width(), g.Height()
+	f.u32(uint32(w))
+	f.u32(uint32(h))
+	f.byte(byte(g.Connectivity()))
+	costs := g.HasCosts()
+	f.byte(b2u8(costs))
+	var acc byte
+	i := 0
+	for y := range h {
+		for x := range w {
+			if g.Passable(image.Pt(x, y)) {
+				acc |= 1 << (i & 7)
+			}
+			if i++; i&7 == 0 {
+				f.byte(acc)
+				acc = 0
+			}
+		}
+	}
+	if i&7 != 0 {
+		f.byte(acc)
+	}
+	if costs {
+		for y := range h {
+			for x := range w {
+				if p := image.Pt(x, y); g.Passable(p) {
+					f.u64(math.Float64bits(g.Cost(p)))
+				}
+			}
+		}
+	}
+	return f.sum
+}
+
+const (
+	fnvOffset = 14695981039346656037
+	fnvPrime  = 1099511628211
+)
+
+// fnv64 is FNV-1a, 64 bits, inline so that hashing allocates nothing.
+type fnv64 struct{ sum uint64 }
+
+func (f *fnv64) byte(b byte) { f.sum = (f.sum ^ uint64(b)) * fnvPrime }
+
+func (f *fnv64) u32(v uint32) {
+	for range 4 {
+		f.byte(byte(v))
+		v >>= 8
+	}
+}
+
+func (f *fnv64) u64(v uint64) {
+	for range 8 {
+		f.byte(byte(v))
+		v >>= 8
+	}
+}
+
+func b2u8(b bool) uint8 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// WriteTo writes h to w in Cairn's binary graph format, version 1, and
+// returns the number of bytes written. The file holds the nodes, edges and
+// options but not the grid: [Read] needs the same grid, which the file's
+// fingerprint identifies. The size is 52 + 12·nodes + 12·edges bytes.
+//
+// WriteTo costs one pass over the graph plus one [Fingerprint] of the grid;
+// it allocates a 64 KiB buffer and is safe for concurrent use, since it only
+// reads h.
+func (h *Graph) WriteTo(w io.Writer) (int64, error) {
+	e := encoder{w: w, buf: make([]byte, 0, 64<<10)}
+	e.buf = append(e.buf, fileMagic...)
+	e.u32(fileVersion)
+	e.u64(Fingerprint(h.g))
+	e.u32(uint32(h.w))
+	e.u32(uint32(h.h))
+	e.u32(uint32(h.cs))
+	e.u32(uint32(h.me))
+	e.u32(uint32(h.entrances))
+	e.u32(uint32(len(h.nodes)))
+	e.u32(uint32(len(h.edges)))
+	for _, n := range h.nodes {
+		e.u32(uint32(n.x))
+		e.u32(uint32(n.y))
+	}
+	for i := range h.nodes {
+		e.u32(uint32(h.off[i+1] - h.off[i]))
+	}
+	for _, ed := range h.edges {
+		e.u32(uint32(ed.To))
+		e.u64(math.Float64bits(ed.Cost))
+	}
+	e.flush()
+	e.buf = binary.LittleEndian.AppendUint32(e.buf, e.crc)
+	e.write()
+	return e.n, e.err
+}
+
+// encoder buffers writes, keeps the running CRC of what it has flushed, and
+// remembers the first error.
+type encoder struct {
+	w   io.Writer
+	buf []byte
+	crc uint32
+	n   int64
+	err error
+}
+
+func (e *encoder) u32(v uint32) {
+	e.buf = binary.LittleEndian.AppendUint32(e.buf, v)
+	if len(e.buf) > cap(e.buf)-16 {
+		e.flush()
+	}
+}
+
+func (e *encoder) u64(v uint64) {
+	e.buf = binary.LittleEndian.AppendUint64(e.buf, v)
+	if len(e.buf) > cap(e.buf)-16 {
+		e.flush()
+	}
+}
+
+// flush adds the buffer to the checksum and writes it.
+func (e *encoder) flush() {
+	e.crc = crc32.Update(e.crc, castagnoli, e.buf)
+	e.write()
+}
+
+func (e *encoder) write() {
+	if e.err == nil && len(e.buf) > 0 {
+		var k int
+		k, e.err = e.w.Write(e.buf)
+		e.n += int64(k)
+	}
+	e.buf = e.buf[:0]
+}
+
+// Read reads a graph that [Graph.WriteTo] wrote for g, and returns it ready
+// for queries, as [Build] would have built it with the same options.
+//
+// It refuses, with a [*FormatError] giving the byte offset, a file that is
+// not a graph file, of an unknown version, built for another grid (by
+// [Fingerprint]: the message names both fingerprints), truncated, failing
+// its checksum, or holding data a build cannot produce: counts too large for
+// the grid, nodes outside the grid, on blocked cells or out of order, edges
+// to missing nodes, edge costs that are negative, NaN, infinite or below the
+// distance they span, and inter-cluster edges that are not single legal
+// steps. A failed read of r is returned wrapped. Read never panics on any
+// bytes, and its memory grows with the bytes actually read, never with a
+// count that a header merely claims.
+//
+// Read reads exactly the bytes WriteTo wrote, so a graph may be followed by
+// other data in r. Its cost is one Fingerprint of g, one pass over the file
+// and the move masks that Build also computes; it allocates the graph and a
+// 64 KiB buffer.
+func Read(r io.Reader, g *grid.Grid) (*Graph, error) {
+	if g == nil {
+		return nil, errors.New("hpa: nil grid")
+	}
+	d := decoder{r: r, buf: make([]byte, 64<<10)}
+	hdr := d.buf[:headerSize]
+	err := d.read(hdr[:len(fileMagic)], "magic")
+	if got := hdr[:d.off]; string(got) != fileMagic[:d.off] {
+		return nil, &FormatError{0, fmt.Sprintf("not a graph file: it starts %q, want %q", got, fileMagic)}
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := d.read(hdr[len(fileMagic):], "header"); err != nil {
+		return nil, err
+	}
+	le := binary.LittleEndian
+	if v := le.Uint32(hdr[8:]); v != fileVersion {
+		return nil, &FormatError{8, fmt.Sprintf("unknown version %d, want %d", v, fileVersion)}
+	}
+	fileFP, fw, fh := le.Uint64(hdr[12:]), le.Uint32(hdr[20:]), le.Uint32(hdr[24:])
+	w, h := g.Width(), g.Height()
+	if fp := Fingerprint(g); fp != fileFP || uint64(fw) != uint64(w) || uint64(fh) != uint64(h) {
+		return nil, &FormatError{12, fmt.Sprintf("graph was built for another map: file fingerprint %016x (%d×%d), map fingerprint %016x (%d×%d)",
+			fileFP, fw, fh, fp, w, h)}
+	}
+	cs32, me32 := le.Uint32(hdr[28:]), le.Uint32(hdr[32:])
+	if cs32 < 1 || cs32 > MaxClusterSize {
+		return nil, &FormatError{28, fmt.Sprintf("cluster size %d, want 1 to %d", cs32, MaxClusterSize)}
+	}
+	if me32 < 1 || me32 > math.MaxInt32 {
+		return nil, &FormatError{32, fmt.Sprintf("max entrance %d, want 1 to %d", me32, math.MaxInt32)}
+	}
+	cs, me := int(cs32), int(me32)
+	entrances, nn, ne := le.Uint32(hdr[36:]), le.Uint32(hdr[40:]), le.Uint32(hdr[44:])
+
+	// Bounds from the grid alone: nodes are distinct cells on cluster
+	// borders, and a node has at most 4 inter-cluster edges and one to
+	// each other node of its cluster.
+	ncx, ncy := (w+cs-1)/cs, (h+cs-1)/cs
+	perCluster := uint64(min(cs*cs, 4*cs))
+	maxNodes := min(uint64(w)*uint64(h), uint64(ncx)*uint64(ncy)*perCluster, math.MaxInt32)
+	if uint64(nn) > maxNodes {
+		return nil, &FormatError{40, fmt.Sprintf("%d nodes, more than the %d a %d×%d map with clusters of %d can have", nn, maxNodes, w, h, cs)}
+	}
+	if maxEdges := min(uint64(nn)*(perCluster-1+4), math.MaxInt32); uint64(ne) > maxEdges {
+		return nil, &FormatError{44, fmt.Sprintf("%d edges, more than the %d that %d nodes can have", ne, maxEdges, nn)}
+	}
+	n, m := int(nn), int(ne)
+
+	// Read everything, check the sum, then check the content, so that a
+	// damaged file reads as such rather than as some odd graph.
+	nodes := make([]node, 0, min(n, 1<<16))
+	deg := make([]int32, 0, min(n, 1<<16))
+	edges := make([]core.Edge, 0, min(m, 1<<16))
+	err = d.records(n, nodeSize, "nodes", func(b []byte) {
+		nodes = append(nodes, node{x: int32(le.Uint32(b)), y: int32(le.Uint32(b[4:]))})
+	})
+	if err == nil {
+		err = d.records(n, degreeSize, "degrees", func(b []byte) {
+			deg = append(deg, int32(le.Uint32(b)))
+		})
+	}
+	if err == nil {
+		err = d.records(m, edgeSize, "edges", func(b []byte) {
+			edges = append(edges, core.Edge{To: int32(le.Uint32(b)), Cost: math.Float64frombits(le.Uint64(b[4:]))})
+		})
+	}
+	if err != nil {
+		return nil, err
+	}
+	sumAt, want := d.off, d.crc
+	sum := d.buf[:4]
+	if err := d.read(sum, "checksum"); err != nil {
+		return nil, err
+	}
+	if got := le.Uint32(sum); got != want {
+		return nil, &FormatError{sumAt, fmt.Sprintf("checksum %08x, want %08x: the file is damaged", got, want)}
+	}
+
+	hg := newGraph(g, cs, me)
+	hg.nodes, hg.edges, hg.entrances = nodes, edges, int(entrances)
+	if err := hg.checkNodes(); err != nil {
+		return nil, err
+	}
+	if err := hg.setOffsets(deg); err != nil {
+		return nil, err
+	}
+	if err := hg.checkEdges(); err != nil {
+		return nil, err
+	}
+	return hg, nil
+}
+
+// Offsets of the sections of a file with n nodes.
+func nodeOffset(i int) int64      { return headerSize + nodeSize*int64(i) }
+func degreeOffset(n, i int) int64 { return nodeOffset(n) + degreeSize*int64(i) }
+func edgeOffset(n, i int) int64   { return degreeOffset(n, n) + edgeSize*int64(i) }
+
+// checkNodes checks that the nodes are free cells of the grid in strictly
+// increasing (cluster, row, column) order, fills in their clusters, and
+// fills first.
+func (h *Graph) checkNodes() error {
+	nc := h.ncx * h.ncy
+	h.first = make([]int32, nc+1)
+	for i := range h.nodes {
+		n := &h.nodes[i]
+		p := n.cell()
+		if !h.g.In(p) || n.x < 0 || n.y < 0 {
+			return &FormatError{nodeOffset(i), fmt.Sprintf("node %d at (%d,%d) is outside the %d×%d map", i, uint32(n.x), uint32(n.y), h.w, h.h)}
+		}
+		if !h.g.Passable(p) {
+			return &FormatError{nodeOffset(i), fmt.Sprintf("node %d at (%d,%d) is a blocked cell", i, n.x, n.y)}
+		}
+		n.cluster = h.clusterOf(p)
+		if i > 0 {
+			prev := h.nodes[i-1]
+			if prev.cluster > n.cluster || prev.cluster == n.cluster && (prev.y > n.y || prev.y == n.y && prev.x >= n.x) {
+				return &FormatError{nodeOffset(i), fmt.Sprintf("node %d at (%d,%d) is out of order after (%d,%d)", i, n.x, n.y, prev.x, prev.y)}
+			}
+		}
+		h.first[n.cluster+1]++
+	}
+	for c := range nc {
+		h.first[c+1] += h.first[c]
+	}
+	return nil
+}
+
+// setOffsets checks the out-degrees against the edge count and the size of
+// each node's cluster, and fills off.
+func (h *Graph) setOffsets(deg []int32) error {
+	n := len(h.nodes)
+	h.off = make([]int32, n+1)
+	for i, dg := range deg {
+		c := h.nodes[i].cluster
+		limit := int64(h.first[c+1]-h.first[c]-1) + 4
+		if dg < 0 || int64(dg) > limit {
+			return &FormatError{degreeOffset(n, i), fmt.Sprintf("node %d has %d edges, want at most %d", i, uint32(dg), limit)}
+		}
+		if int64(h.off[i])+int64(dg) > int64(len(h.edges)) {
+			return &FormatError{degreeOffset(n, i), fmt.Sprintf("the degrees of nodes 0 to %d add up to more than the %d edges", i, len(h.edges))}
+		}
+		h.off[i+1] = h.off[i] + dg
+	}
+	if int(h.off[n]) != len(h.edges) {
+		return &FormatError{degreeOffset(n, 0), fmt.Sprintf("the degrees add up to %d, want the %d edges", h.off[n], len(h.edges))}
+	}
+	return nil
+}
+
+// checkEdges checks each edge's target and cost, and the entrance count
+// against the inter-cluster edges.
+func (h *Graph) checkEdges() error {
+	nn := int32(len(h.nodes))
+	inter := 0
+	for a := range nn {
+		na := h.nodes[a]
+		pa := na.cell()
+		for i := h.off[a]; i < h.off[a+1]; i++ {
+			e := h.edges[i]
+			at := edgeOffset(int(nn), int(i))
+			if e.To < 0 || e.To >= nn || e.To == a {
+				return &FormatError{at, fmt.Sprintf("edge %d from node %d goes to node %d, want another of the %d nodes", i, a, uint32(e.To), nn)}
+			}
+			nb := h.nodes[e.To]
+			pb := nb.cell()
+			if na.cluster != nb.cluster {
+				inter++
+				if !h.g.CanStep(pa, pb) {
+					return &FormatError{at, fmt.Sprintf("edge %d joins (%d,%d) and (%d,%d) in different clusters, which is not a legal step", i, pa.X, pa.Y, pb.X, pb.Y)}
+				}
+				if want := h.g.StepCost(pa, pb); e.Cost != want {
+					return &FormatError{at, fmt.Sprintf("edge %d from (%d,%d) to (%d,%d) costs %v, want the step cost %v", i, pa.X, pa.Y, pb.X, pb.Y, e.Cost, want)}
+				}
+				continue
+			}
+			// A path inside the cluster costs at least the heuristic
+			// distance, since terrain multipliers are at least 1; the slack
+			// covers rounding in sums of steps.
+			if d := h.distance(pa, pb); !(e.Cost >= d*(1-1e-9)) || math.IsInf(e.Cost, 1) {
+				return &FormatError{at, fmt.Sprintf("edge %d from (%d,%d) to (%d,%d) costs %v, want a finite cost of at least %v", i, pa.X, pa.Y, pb.X, pb.Y, e.Cost, d)}
+			}
+		}
+	}
+	// Each entrance has one or two transitions, each two directed edges.
+	if e := int64(h.entrances); 2*e > int64(inter) || int64(inter) > 4*e {
+		return &FormatError{36, fmt.Sprintf("%d entrances for %d inter-cluster edges, want %d to %d", h.entrances, inter, (inter+3)/4, inter/2)}
+	}
+	return nil
+}
+
+// decoder reads exact byte counts, keeping the offset and the running CRC.
+type decoder struct {
+	r   io.Reader
+	buf []byte
+	off int64
+	crc uint32
+}
+
+// read fills p; the end of the input before p is full is a truncated file.
+func (d *decoder) read(p []byte, what string) error {
+	k, err := io.ReadFull(d.r, p)
+	d.crc = crc32.Update(d.crc, castagnoli, p[:k])
+	d.off += int64(k)
+	switch {
+	case err == io.EOF || err == io.ErrUnexpectedEOF:
+		return &FormatError{d.off, fmt.Sprintf("truncated file: it ends in the %s", what)}
+	case err != nil:
+		return fmt.Errorf("hpa: reading the %s at byte %d: %w", what, d.off, err)
+	}
+	return nil
+}
+
+// records reads n records of size bytes, a buffer at a time, and passes each
+// to fn.
+func (d *decoder) records(n, size int, what string, fn func([]byte)) error {
+	per := len(d.buf) / size
+	for n > 0 {
+		k := min(n, per)
+		b := d.buf[:k*size]
+		if err := d.read(b, what); err != nil {
+			return err
+		}
+		for i := range k {
+			fn(b[i*size : (i+1)*size])
+		}
+		n -= k
+	}
+	return nil
+}
