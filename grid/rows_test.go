@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/cairn-nav/cairn/grid"
+	"github.com/cairn-nav/cairn/internal/testmap"
 )
 
 func TestFromRows(t *testing.T) {
@@ -31,6 +32,23 @@ func TestFromRows(t *testing.T) {
 	} {
 		if _, err := grid.FromRows(tc.rows, grid.Options{}); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want one containing %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+func TestMovesMatchCanStep(t *testing.T) {
+	for _, conn := range []grid.Connectivity{grid.Eight, grid.Four} {
+		g := testmap.Random(5, 30, 20, 0.3, grid.Options{Connectivity: conn})
+		for y := -1; y <= g.Height(); y++ {
+			for x := -1; x <= g.Width(); x++ {
+				p := image.Pt(x, y)
+				m := g.Moves(p)
+				for d, s := range grid.Steps {
+					if got, want := m&(1<<d) != 0, g.CanStep(p, p.Add(s)); got != want {
+						t.Fatalf("%v: Moves(%v) bit %d (step %v) = %v, CanStep says %v", conn, p, d, s, got, want)
+					}
+				}
+			}
 		}
 	}
 }

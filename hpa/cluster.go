@@ -6,29 +6,32 @@ import (
 	"math/bits"
 
 	"github.com/cairn-nav/cairn/core"
+	"github.com/cairn-nav/cairn/grid"
 )
 
-// Move directions, in the order of the bits of a move mask.
-const numDirs = 8
+var baseCost = [8]float64{1, 1, 1, 1, math.Sqrt2, math.Sqrt2, math.Sqrt2, math.Sqrt2}
 
-var dirs = [numDirs]image.Point{{1, 0}, {-1, 0}, {0, 1}, {0, -1}, {1, 1}, {1, -1}, {-1, 1}, {-1, -1}}
+// windowClusters is the side, in clusters, of the largest window a search is
+// confined to: a query between neighbouring clusters searches their bounding
+// box grown by one cluster on every side.
+const windowClusters = 4
 
-var baseCost = [numDirs]float64{1, 1, 1, 1, math.Sqrt2, math.Sqrt2, math.Sqrt2, math.Sqrt2}
-
-// cluster presents one cluster of a [Graph] to the core search: its nodes
-// are the cluster's cells, numbered row by row from its top-left corner, and
-// its edges the legal steps that stay inside it. NumNodes is the area of a
-// full cluster whatever the cluster, so one searcher serves them all without
-// resizing its scratch.
+// cluster presents a rectangle of cells of a [Graph]'s grid to the core
+// search, usually one cluster: its nodes are the rectangle's cells, numbered
+// row by row from its top-left corner, and its edges the legal steps that
+// stay inside it. NumNodes is the area of the largest window whatever the
+// rectangle, so one searcher serves them all without resizing its scratch.
 type cluster struct {
 	h  *Graph
 	r  image.Rectangle
 	cw int
 }
 
-func (c *cluster) set(id int32) {
-	c.r = c.h.clusterRect(id)
-	c.cw = c.r.Dx()
+func (c *cluster) set(id int32) { c.setRect(c.h.clusterRect(id)) }
+
+func (c *cluster) setRect(r image.Rectangle) {
+	c.r = r
+	c.cw = r.Dx()
 }
 
 // id returns the local node of cell p, which must be inside the cluster.
@@ -41,24 +44,28 @@ func (c *cluster) cell(n int32) image.Point {
 	return image.Pt(c.r.Min.X+int(n)%c.cw, c.r.Min.Y+int(n)/c.cw)
 }
 
-func (c *cluster) NumNodes() int { return c.h.cs * c.h.cs }
+func (c *cluster) NumNodes() int {
+	side := windowClusters * c.h.cs
+	return min(side, c.h.w) * min(side, c.h.h)
+}
 
 func (c *cluster) AppendEdges(dst []core.Edge, n int32) []core.Edge {
 	h := c.h
 	lx, ly := int(n)%c.cw, int(n)/c.cw
 	p := image.Pt(c.r.Min.X+lx, c.r.Min.Y+ly)
 	cw, ch := c.cw, c.r.Dy()
-	m := h.moves[p.Y*h.w+p.X]
+	m := h.g.Moves(p)
 	for m != 0 {
 		d := bits.TrailingZeros8(m)
 		m &= m - 1
-		nx, ny := lx+dirs[d].X, ly+dirs[d].Y
+		s := grid.Steps[d]
+		nx, ny := lx+s.X, ly+s.Y
 		if uint(nx) >= uint(cw) || uint(ny) >= uint(ch) {
 			continue
 		}
 		cost := baseCost[d]
 		if h.costs {
-			cost = h.g.StepCost(p, p.Add(dirs[d]))
+			cost = h.g.StepCost(p, p.Add(s))
 		}
 		dst = append(dst, core.Edge{To: int32(ny*cw + nx), Cost: cost})
 	}
@@ -157,18 +164,24 @@ func (cs *clusterSearch) nodeDist(i int) (float64, bool) {
 // its cells after a, b included, to dst. It returns the nodes expanded and
 // false when b cannot be reached from a inside the cluster.
 func (cs *clusterSearch) appendPath(dst []image.Point, c int32, a, b image.Point) ([]image.Point, int, bool) {
+	return cs.appendPathIn(dst, cs.c.h.clusterRect(c), a, b)
+}
+
+// appendPathIn is appendPath inside any rectangle r no larger than the
+// largest window.
+func (cs *clusterSearch) appendPathIn(dst []image.Point, r image.Rectangle, a, b image.Point) ([]image.Point, int, bool) {
 	if a == b {
 		return dst, 0, true
 	}
-	cs.c.set(c)
+	cs.c.setRect(r)
 	cs.dist.goal = b
-	r := cs.s.Search(cs.c.id(a), cs.c.id(b), &cs.dist, core.Options{})
-	if r.Status != core.Found {
-		return dst, r.Expanded, false
+	res := cs.s.Search(cs.c.id(a), cs.c.id(b), &cs.dist, core.Options{})
+	if res.Status != core.Found {
+		return dst, res.Expanded, false
 	}
-	cs.ids = cs.s.AppendPath(cs.ids[:0], r.End)
+	cs.ids = cs.s.AppendPath(cs.ids[:0], res.End)
 	for _, n := range cs.ids[1:] {
 		dst = append(dst, cs.c.cell(n))
 	}
-	return dst, r.Expanded, true
+	return dst, res.Expanded, true
 }

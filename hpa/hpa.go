@@ -17,7 +17,9 @@
 // A [Query] inserts its start and goal into the graph (without touching the
 // shared [Graph]), searches the abstract graph with core A*, and refines each
 // abstract edge back into cells. Starts and goals in the same or neighbouring
-// clusters are searched directly on the grid, which is exact.
+// clusters are first searched directly on the grid, inside their clusters'
+// bounding box grown by one cluster on every side: exact unless the shortest
+// path leaves that window.
 //
 // Coordinates and costs are the grid's: cell (x, y), row 0 at the top, a
 // straight step costs 1 and a diagonal one √2, times the terrain multipliers.
@@ -74,9 +76,8 @@ type node struct {
 func (n node) cell() image.Point { return image.Pt(int(n.x), int(n.y)) }
 
 // Graph is the abstract graph of one grid. It is immutable after [Build] and
-// safe for concurrent use; queries run on a [Query] per goroutine. Besides
-// its nodes and edges it keeps one byte per cell: the legal moves of each
-// cell, read once from the grid.
+// safe for concurrent use; queries run on a [Query] per goroutine. It holds
+// its nodes and edges and reads the grid's own move masks.
 //
 // Nodes are numbered cluster by cluster, so the nodes of cluster c are the
 // IDs first[c] to first[c+1]-1. Out-edges are stored in compressed sparse row
@@ -89,7 +90,6 @@ type Graph struct {
 	ncx, ncy int // clusters per row and column
 	costs    bool
 	four     bool
-	moves    []uint8 // per cell (y·w + x): bit d set when the step in direction d is legal
 
 	nodes     []node
 	first     []int32 // per cluster, plus one: first node ID
@@ -230,41 +230,11 @@ func newGraph(g *grid.Grid, cs, me int) *Graph {
 	}
 	h.ncx = (h.w + cs - 1) / cs
 	h.ncy = (h.h + cs - 1) / cs
-	h.computeMoves()
 	return h
 }
 
 // workers returns the number of goroutines for n jobs.
 func workers(n int) int { return max(1, min(runtime.GOMAXPROCS(0), n)) }
-
-// computeMoves fills the per-cell move masks from grid.CanStep, in parallel
-// bands of rows.
-func (h *Graph) computeMoves() {
-	h.moves = make([]uint8, h.w*h.h)
-	nw := workers(h.h)
-	var wg sync.WaitGroup
-	for k := range nw {
-		y0, y1 := k*h.h/nw, (k+1)*h.h/nw
-		wg.Go(func() {
-			for y := y0; y < y1; y++ {
-				for x := 0; x < h.w; x++ {
-					p := image.Pt(x, y)
-					if !h.g.Passable(p) {
-						continue
-					}
-					var m uint8
-					for d := range numDirs {
-						if h.g.CanStep(p, p.Add(dirs[d])) {
-							m |= 1 << d
-						}
-					}
-					h.moves[y*h.w+x] = m
-				}
-			}
-		})
-	}
-	wg.Wait()
-}
 
 // findTransitions scans every border between two adjacent clusters for
 // entrances and returns their transitions, counting the entrances.

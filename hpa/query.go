@@ -6,7 +6,6 @@ import (
 	"math"
 
 	"github.com/cairn-nav/cairn/core"
-	"github.com/cairn-nav/cairn/grid"
 )
 
 // Result describes an HPA* query.
@@ -24,8 +23,8 @@ type Result struct {
 }
 
 // Query answers path queries on one [Graph] and owns the scratch memory of
-// its searches: about 16 bytes per abstract node and per cell of one
-// cluster, plus a [grid.Searcher] for short queries (16 bytes per cell). It
+// its searches: about 16 bytes per abstract node and per cell of a window of
+// 4×4 clusters, whatever the size of the map. It
 // is not safe for concurrent use; give each goroutine its own. After its
 // buffers have grown, a query allocates nothing but what it appends to the
 // caller's slice (and nothing when that slice has room).
@@ -35,13 +34,12 @@ type Query struct {
 	view  view
 	abs   *core.Searcher
 	adist absDist
-	gs    *grid.Searcher
 	apath []int32
 }
 
 // NewQuery returns a query object for h.
 func NewQuery(h *Graph) *Query {
-	q := &Query{h: h, cs: newClusterSearch(h), gs: grid.NewSearcher(h.g)}
+	q := &Query{h: h, cs: newClusterSearch(h)}
 	q.view.h = h
 	q.abs = core.NewSearcher(&q.view)
 	q.adist.h = h
@@ -117,7 +115,9 @@ func (h *Graph) near(a, b int32) bool {
 // at once with status core.Unreachable and nothing appended.
 //
 // When from and to lie in the same or neighbouring clusters the path comes
-// from an exact grid search. Otherwise start and goal are joined to the
+// from an A* search of the cells of their bounding box grown by one cluster
+// on every side (4×4 clusters at most), exact within that window. Otherwise,
+// or when the window holds no path, start and goal are joined to the
 // abstract nodes of their clusters by one Dijkstra search each, the abstract
 // graph is searched with A*, and each abstract edge is refined into cells
 // by an A* search inside its cluster; the path is then usually a few per cent
@@ -136,15 +136,26 @@ func (q *Query) AppendPath(dst []image.Point, from, to image.Point) ([]image.Poi
 		return dst, Result{Status: core.Unreachable}, nil
 	}
 	cf, ct := h.clusterOf(from), h.clusterOf(to)
+	exp := 0
 	if h.near(cf, ct) {
-		var r grid.Result
-		var err error
-		dst, r, err = q.gs.AppendPath(dst, from, to, grid.Query{})
-		return dst, Result{Status: r.Status, Cost: r.Cost, Expanded: r.Expanded}, err
+		// Search the two clusters' bounding box grown by one cluster: exact
+		// unless the shortest path leaves it, which the abstract search
+		// below then covers.
+		w := h.clusterRect(cf).Union(h.clusterRect(ct)).Inset(-h.cs).Intersect(image.Rect(0, 0, h.w, h.h))
+		n0 := len(dst)
+		dst = append(dst, from)
+		var ok bool
+		var e int
+		dst, e, ok = q.cs.appendPathIn(dst, w, from, to)
+		exp += e
+		if ok {
+			return dst, Result{Status: core.Found, Cost: h.pathCost(dst[n0:]), Expanded: exp}, nil
+		}
+		dst = dst[:n0]
 	}
 
 	nn := int32(len(h.nodes))
-	exp := q.cs.searchFrom(cf, from)
+	exp += q.cs.searchFrom(cf, from)
 	q.view.start = q.view.start[:0]
 	for i := range h.first[cf+1] - h.first[cf] {
 		if d, ok := q.cs.nodeDist(int(i)); ok {
