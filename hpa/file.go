@@ -13,7 +13,7 @@ import (
 	"github.com/cairn-nav/cairn/grid"
 )
 
-// This file writes a [Graph] to a binary file and reads it back. Version 1
+// This file writes a [Graph] to a binary file and reads it back. Version 2
 // of the format, all integers little-endian:
 //
 //	offset  size  field
@@ -26,22 +26,24 @@ import (
 //	    32     4  max entrance, uint32
 //	    36     4  entrances, uint32
 //	    40     4  N, the number of abstract nodes, uint32
-//	    44     4  E, the number of directed edges, uint32
-//	    48    8N  nodes in ID order: x, y uint32 (sorted by cluster, row,
+//	    44     4  E, the number of directed level-1 edges, uint32
+//	    48     4  levels, uint32 (1 to MaxLevels)
+//	    52    8N  nodes in ID order: x, y uint32 (sorted by cluster, row,
 //	              column)
-//	 48+8N    4N  out-degree of each node, uint32
-//	48+12N   12E  edges grouped by source node: target uint32, cost float64
+//	 52+8N    4N  out-degree of each node, uint32
+//	52+12N   12E  edges grouped by source node: target uint32, cost float64
 //	              (IEEE 754 bits)
 //	  end−4    4  CRC-32C (Castagnoli) of every byte before it
 //
 // What follows from the grid and the cluster size (cluster counts, each
 // node's cluster, the first node of each cluster, the move masks) is not
-// stored but recomputed by Read; the fingerprint binds the file to its grid.
+// stored but recomputed by Read, and so are the levels above the first,
+// from the first; the fingerprint binds the file to its grid.
 
 const (
 	fileMagic   = "CAIRNHPA"
-	fileVersion = 1
-	headerSize  = 48
+	fileVersion = 2
+	headerSize  = 52
 	nodeSize    = 8
 	degreeSize  = 4
 	edgeSize    = 12
@@ -141,10 +143,11 @@ func b2u8(b bool) uint8 {
 	return 0
 }
 
-// WriteTo writes h to w in Cairn's binary graph format, version 1, and
+// WriteTo writes h to w in Cairn's binary graph format, version 2, and
 // returns the number of bytes written. The file holds the nodes, edges and
 // options but not the grid: [Read] needs the same grid, which the file's
-// fingerprint identifies. The size is 52 + 12·nodes + 12·edges bytes.
+// fingerprint identifies. The size is 56 + 12·nodes + 12·edges bytes, edges
+// of level 1.
 //
 // WriteTo costs one pass over the graph plus one [Fingerprint] of the grid;
 // it allocates a 64 KiB buffer and is safe for concurrent use, since it only
@@ -161,6 +164,7 @@ func (h *Graph) WriteTo(w io.Writer) (int64, error) {
 	e.u32(uint32(h.entrances))
 	e.u32(uint32(len(h.nodes)))
 	e.u32(uint32(len(h.edges)))
+	e.u32(uint32(h.Levels()))
 	for _, n := range h.nodes {
 		e.u32(uint32(n.x))
 		e.u32(uint32(n.y))
@@ -284,6 +288,10 @@ func Read(r io.Reader, g *grid.Grid) (*Graph, error) {
 		return nil, &FormatError{44, fmt.Sprintf("%d edges, more than the %d that %d nodes can have", ne, maxEdges, nn)}
 	}
 	n, m := int(nn), int(ne)
+	levels := le.Uint32(hdr[48:])
+	if levels < 1 || levels > MaxLevels {
+		return nil, &FormatError{48, fmt.Sprintf("%d levels, want 1 to %d", levels, MaxLevels)}
+	}
 
 	// Read everything, check the sum, then check the content, so that a
 	// damaged file reads as such rather than as some odd graph.
@@ -326,6 +334,7 @@ func Read(r io.Reader, g *grid.Grid) (*Graph, error) {
 	if err := hg.checkEdges(); err != nil {
 		return nil, err
 	}
+	hg.buildLevels(int(levels))
 	return hg, nil
 }
 

@@ -31,7 +31,7 @@ func encode(t testing.TB, hg *hpa.Graph) []byte {
 		t.Fatal(err)
 	}
 	st := hg.Stats()
-	if want := 52 + 12*st.Nodes + 12*st.Edges; n != int64(buf.Len()) || buf.Len() != want {
+	if want := 56 + 12*st.Nodes + 12*st.Edges; n != int64(buf.Len()) || buf.Len() != want {
 		t.Fatalf("WriteTo returned %d and wrote %d bytes, want %d", n, buf.Len(), want)
 	}
 	return buf.Bytes()
@@ -161,9 +161,9 @@ func newLayout(b []byte) *layout {
 	return &layout{b: b, w: int(le.Uint32(b[20:])), cs: int(le.Uint32(b[28:])), n: int(le.Uint32(b[40:])), m: int(le.Uint32(b[44:]))}
 }
 
-func (l *layout) nodeAt(i int) int   { return 48 + 8*i }
-func (l *layout) degreeAt(i int) int { return 48 + 8*l.n + 4*i }
-func (l *layout) edgeAt(i int) int   { return 48 + 12*l.n + 12*i }
+func (l *layout) nodeAt(i int) int   { return 52 + 8*i }
+func (l *layout) degreeAt(i int) int { return 52 + 8*l.n + 4*i }
+func (l *layout) edgeAt(i int) int   { return 52 + 12*l.n + 12*i }
 
 func (l *layout) cell(i int) image.Point {
 	o := l.nodeAt(i)
@@ -232,8 +232,10 @@ func TestReadErrors(t *testing.T) {
 		{"png", g, func(l *layout) []byte { return []byte("\x89PNG\r\n\x1a\n....") }, false, at(0), `not a graph file: it starts "\x89PNG\r\n\x1a\n"`},
 		{"short other", g, func(l *layout) []byte { return []byte("GIF") }, false, at(0), `not a graph file: it starts "GIF"`},
 		{"magic", g, func(l *layout) []byte { l.b[7] = 'B'; return l.b }, true, at(0), "not a graph file"},
-		{"version 2", g, func(l *layout) []byte { l.put32(8, 2); return l.b }, true, at(8), "unknown version 2, want 1"},
-		{"version 0", g, func(l *layout) []byte { l.put32(8, 0); return l.b }, true, at(8), "unknown version 0, want 1"},
+		{"version 1", g, func(l *layout) []byte { l.put32(8, 1); return l.b }, true, at(8), "unknown version 1, want 2"},
+		{"version 0", g, func(l *layout) []byte { l.put32(8, 0); return l.b }, true, at(8), "unknown version 0, want 2"},
+		{"levels 0", g, func(l *layout) []byte { l.put32(48, 0); return l.b }, true, at(48), "0 levels, want 1 to 4"},
+		{"levels 5", g, func(l *layout) []byte { l.put32(48, 5); return l.b }, true, at(48), "5 levels, want 1 to 4"},
 		{"short header", g, func(l *layout) []byte { return l.b[:30] }, false, at(30), "truncated file: it ends in the header"},
 		{"other map", other, nil, false, at(12), fmt.Sprintf("graph was built for another map: file fingerprint %016x (12×10), map fingerprint %016x (12×10)", fp, hpa.Fingerprint(other))},
 		{"other connectivity", four.Grid, nil, false, at(12), "graph was built for another map"},
@@ -387,9 +389,9 @@ func (w *limitWriter) Write(p []byte) (int, error) {
 func TestReadMemory(t *testing.T) {
 	g := testmap.Random(1, 1024, 1024, 0, grid.Options{})
 	b := []byte("CAIRNHPA")
-	b = binary.LittleEndian.AppendUint32(b, 1)
+	b = binary.LittleEndian.AppendUint32(b, 2)
 	b = binary.LittleEndian.AppendUint64(b, hpa.Fingerprint(g))
-	for _, v := range []uint32{1024, 1024, 16, 6, 1, 262144, 262144 * 67} {
+	for _, v := range []uint32{1024, 1024, 16, 6, 1, 262144, 262144 * 67, 1} {
 		b = binary.LittleEndian.AppendUint32(b, v)
 	}
 	b = append(b, make([]byte, 1000)...)
@@ -400,8 +402,7 @@ func TestReadMemory(t *testing.T) {
 	if fe, ok := errors.AsType[*hpa.FormatError](err); !ok || !strings.Contains(fe.Msg, "truncated") {
 		t.Fatalf("got %v, want a truncation", err)
 	}
-	// The move masks of the grid are not computed for a file that fails;
-	// what remains is the read buffer and the first slices.
+	// What remains is the read buffer and the first slices.
 	if d := after.TotalAlloc - before.TotalAlloc; d > 8<<20 {
 		t.Errorf("reading a 1 KB file allocated %d bytes", d)
 	}
@@ -545,7 +546,7 @@ func ExampleRead() {
 	fe, ok := errors.AsType[*hpa.FormatError](err)
 	fmt.Println(ok, fe.Offset, strings.HasPrefix(err.Error(), "hpa: graph was built for another map"))
 	// Output:
-	// 916 bytes, {Clusters:8 Entrances:10 Nodes:20 Edges:52}
+	// 920 bytes, {Clusters:8 Entrances:10 Nodes:20 Edges:52}
 	// true 12 true
 }
 

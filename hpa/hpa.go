@@ -59,6 +59,11 @@ type Options struct {
 	// its middle; longer ones get two, at their ends. 0 means
 	// DefaultMaxEntrance.
 	MaxEntrance int
+	// Levels is the number of levels of the hierarchy: 1 is the graph of
+	// transitions alone; each level above groups LevelFactor×LevelFactor
+	// clusters of the one below. 0 means 1. Long queries on large maps
+	// search fewer nodes with more levels.
+	Levels int
 	// Progress, when not nil, is called once per cluster as the
 	// intra-cluster edges are computed, with the clusters done so far and
 	// their total. The calls are serialised (never concurrent, though they
@@ -96,6 +101,7 @@ type Graph struct {
 	off       []int32 // per node, plus one: first edge
 	edges     []core.Edge
 	entrances int
+	levels    []level // levels 2 and up
 }
 
 // Stats counts the parts of a [Graph].
@@ -121,7 +127,9 @@ func (h *Graph) ClusterSize() int { return h.cs }
 
 // Options returns the options the graph was built with, defaults filled in
 // (and Progress nil).
-func (h *Graph) Options() Options { return Options{ClusterSize: h.cs, MaxEntrance: h.me} }
+func (h *Graph) Options() Options {
+	return Options{ClusterSize: h.cs, MaxEntrance: h.me, Levels: h.Levels()}
+}
 
 // clusterOf returns the cluster holding cell p.
 func (h *Graph) clusterOf(p image.Point) int32 {
@@ -173,6 +181,13 @@ func Build(g *grid.Grid, opt Options) (*Graph, error) {
 	if me < 1 {
 		return nil, fmt.Errorf("hpa: max entrance %d, want a positive length", opt.MaxEntrance)
 	}
+	levels := opt.Levels
+	if levels == 0 {
+		levels = 1
+	}
+	if levels < 1 || levels > MaxLevels {
+		return nil, fmt.Errorf("hpa: %d levels, want 1 to %d", opt.Levels, MaxLevels)
+	}
 	h := newGraph(g, cs, me)
 	ts := h.findTransitions(me)
 	h.makeNodes(ts)
@@ -216,6 +231,7 @@ func Build(g *grid.Grid, opt Options) (*Graph, error) {
 			add(e.to, e.from, e.cost)
 		}
 	}
+	h.buildLevels(levels)
 	return h, nil
 }
 

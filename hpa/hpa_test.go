@@ -458,3 +458,40 @@ func TestClusterSizes(t *testing.T) {
 		}
 	}
 }
+
+// TestLevels checks multi-level graphs against the exact grid search on
+// random maps, with clusters of 4 cells so that levels 2 and 3 (clusters of
+// 16 and 64 cells) have work to do.
+func TestLevels(t *testing.T) {
+	const w, h, pairs = 97, 61, 200
+	for _, conn := range []grid.Connectivity{grid.Eight, grid.Four} {
+		for levels := 1; levels <= 3; levels++ {
+			t.Run(fmt.Sprintf("%v/levels%d", conn, levels), func(t *testing.T) {
+				var st subopt
+				for _, density := range []float64{0, 0.1, 0.2, 0.3} {
+					for seed := int64(1); seed <= 2; seed++ {
+						g := testmap.Random(seed, w, h, density, grid.Options{Connectivity: conn})
+						hg, err := hpa.Build(g, hpa.Options{ClusterSize: 4, Levels: levels})
+						if err != nil {
+							t.Fatal(err)
+						}
+						if hg.Levels() != levels {
+							t.Fatalf("Levels() = %d, want %d", hg.Levels(), levels)
+						}
+						q, s := hpa.NewQuery(hg), grid.NewSearcher(g)
+						what := fmt.Sprintf("seed %d density %v levels %d", seed, density, levels)
+						for _, p := range testmap.RandomPairs(testmap.NewRand(seed), g, pairs) {
+							if cost, opt, ok := check(t, q, s, p[0], p[1], what); ok {
+								st.add(cost, opt)
+							}
+						}
+					}
+				}
+				t.Logf("%v", &st)
+				if st.mean() > 0.10 {
+					t.Errorf("mean suboptimality %.2f%%, want ≤ 10%%", 100*st.mean())
+				}
+			})
+		}
+	}
+}

@@ -23,11 +23,11 @@ type Result struct {
 }
 
 // Query answers path queries on one [Graph] and owns the scratch memory of
-// its searches: about 16 bytes per abstract node and per cell of a window of
-// 4×4 clusters, whatever the size of the map. It
-// is not safe for concurrent use; give each goroutine its own. After its
-// buffers have grown, a query allocates nothing but what it appends to the
-// caller's slice (and nothing when that slice has room).
+// its searches: about 28 bytes per abstract node and 16 per cell of a window
+// of 4×4 clusters, whatever the size of the map. It is not safe for
+// concurrent use; give each goroutine its own. After its buffers have grown,
+// a query allocates nothing but what it appends to the caller's slice (and
+// nothing when that slice has room).
 type Query struct {
 	h     *Graph
 	cs    *clusterSearch
@@ -35,41 +35,81 @@ type Query struct {
 	abs   *core.Searcher
 	adist absDist
 	apath []int32
+	// Per level l (index l−1): the start's out-edges and the goal's
+	// in-edges, as edges from the start or to the goal; and the node
+	// sequence of the latest refinement at that level.
+	startEdges [MaxLevels][]core.Edge
+	goalEdges  [MaxLevels][]core.Edge
+	seq        [MaxLevels][]int32
+	buf        []int32
 }
 
 // NewQuery returns a query object for h.
 func NewQuery(h *Graph) *Query {
 	q := &Query{h: h, cs: newClusterSearch(h)}
 	q.view.h = h
+	q.view.goalCost = make([]float64, len(h.nodes))
+	q.view.goalStamp = make([]uint32, len(h.nodes))
 	q.abs = core.NewSearcher(&q.view)
 	q.adist.h = h
 	return q
 }
 
-// view presents the abstract graph with the query's start and goal inserted:
-// nodes 0 to N-1 are the graph's, node N is the start and node N+1 the goal.
-// The extra edges live here, so the shared graph is never written.
+// view presents one level of the abstract graph, optionally confined to one
+// cluster of a level above, with the query's start and goal inserted: nodes
+// 0 to N-1 are the graph's, node N is the start and node N+1 the goal. The
+// extra edges live here, so the shared graph is never written.
 type view struct {
-	h         *Graph
-	start     []core.Edge // out-edges of the start
-	goalFirst int32       // first node of the goal's cluster
-	toGoal    []float64   // per node of the goal's cluster: cost to the goal, or -1
+	h       *Graph
+	level   int   // whose edges are followed
+	confine int   // 0, or the level whose cluster confines the search
+	cluster int32 // that cluster
+	start   []core.Edge
+	// Edges into the goal: from node n when goalStamp[n] == stamp.
+	goalCost  []float64
+	goalStamp []uint32
+	stamp     uint32
 }
 
 func (v *view) NumNodes() int { return len(v.h.nodes) + 2 }
+
+// setGoal marks the nodes with an edge into the goal; nil marks none.
+func (v *view) setGoal(edges []core.Edge) {
+	v.stamp++
+	if v.stamp == 0 {
+		clear(v.goalStamp)
+		v.stamp = 1
+	}
+	for _, e := range edges {
+		v.goalStamp[e.To] = v.stamp
+		v.goalCost[e.To] = e.Cost
+	}
+}
+
+func (v *view) inside(n int32) bool {
+	return v.confine == 0 || v.h.clusterAt(v.confine, v.h.nodes[n].cell()) == v.cluster
+}
 
 func (v *view) AppendEdges(dst []core.Edge, n int32) []core.Edge {
 	h := v.h
 	nn := int32(len(h.nodes))
 	if n >= nn {
 		if n == nn {
-			return append(dst, v.start...)
+			for _, e := range v.start {
+				if v.inside(e.To) {
+					dst = append(dst, e)
+				}
+			}
 		}
 		return dst // the goal: the search ends there
 	}
-	dst = append(dst, h.edges[h.off[n]:h.off[n+1]]...)
-	if i := n - v.goalFirst; uint32(i) < uint32(len(v.toGoal)) && v.toGoal[i] >= 0 {
-		dst = append(dst, core.Edge{To: nn + 1, Cost: v.toGoal[i]})
+	for _, e := range h.edgesAt(v.level, n) {
+		if v.inside(e.To) {
+			dst = append(dst, e)
+		}
+	}
+	if v.goalStamp[n] == v.stamp {
+		dst = append(dst, core.Edge{To: nn + 1, Cost: v.goalCost[n]})
 	}
 	return dst
 }
@@ -77,18 +117,21 @@ func (v *view) AppendEdges(dst []core.Edge, n int32) []core.Edge {
 // absDist is the distance from an abstract node's cell to the goal.
 type absDist struct {
 	h        *Graph
-	from, to image.Point
+	from, to image.Point // the query's start and goal
+	target   image.Point // the cell the current search heads for
 }
 
 func (d *absDist) Estimate(n int32) float64 {
-	nn := int32(len(d.h.nodes))
-	switch {
+	var p image.Point
+	switch nn := int32(len(d.h.nodes)); {
 	case n < nn:
-		return d.h.distance(d.h.nodes[n].cell(), d.to)
+		p = d.h.nodes[n].cell()
 	case n == nn:
-		return d.h.distance(d.from, d.to)
+		p = d.from
+	default:
+		p = d.to
 	}
-	return 0
+	return d.h.distance(p, d.target)
 }
 
 func (h *Graph) checkEnd(p image.Point, what string) error {
@@ -154,25 +197,27 @@ func (q *Query) AppendPath(dst []image.Point, from, to image.Point) ([]image.Poi
 		dst = dst[:n0]
 	}
 
-	nn := int32(len(h.nodes))
-	exp += q.cs.searchFrom(cf, from)
-	q.view.start = q.view.start[:0]
-	for i := range h.first[cf+1] - h.first[cf] {
-		if d, ok := q.cs.nodeDist(int(i)); ok {
-			q.view.start = append(q.view.start, core.Edge{To: h.first[cf] + i, Cost: d})
+	// Search the highest level at which start and goal lie in different
+	// clusters; insert them into every level up to it.
+	top := 1
+	for l := h.Levels(); l > 1; l-- {
+		if h.clusterAt(l, from) != h.clusterAt(l, to) {
+			top = l
+			break
 		}
-	}
-	exp += q.cs.searchFrom(ct, to)
-	q.view.goalFirst = h.first[ct]
-	q.view.toGoal = q.view.toGoal[:0]
-	for i := range h.first[ct+1] - h.first[ct] {
-		d, ok := q.cs.nodeDist(int(i))
-		if !ok {
-			d = -1
-		}
-		q.view.toGoal = append(q.view.toGoal, d)
 	}
 	q.adist.from, q.adist.to = from, to
+	var e int
+	q.startEdges, e = q.insert(q.startEdges, from, top)
+	exp += e
+	q.goalEdges, e = q.insert(q.goalEdges, to, top)
+	exp += e
+
+	nn := int32(len(h.nodes))
+	q.view.level, q.view.confine = top, 0
+	q.view.start = q.startEdges[top-1]
+	q.view.setGoal(q.goalEdges[top-1])
+	q.adist.target = to
 	r := q.abs.Search(nn, nn+1, &q.adist, core.Options{})
 	exp += r.Expanded
 	if r.Status != core.Found {
@@ -184,30 +229,112 @@ func (q *Query) AppendPath(dst []image.Point, from, to image.Point) ([]image.Poi
 
 	n0 := len(dst)
 	dst = append(dst, from)
-	for k := 1; k < len(q.apath); k++ {
-		a, b := q.apath[k-1], q.apath[k]
-		var c int32
-		switch {
-		case a == nn:
-			c = cf
-		case b == nn+1:
-			c = ct
-		case h.nodes[a].cluster != h.nodes[b].cluster:
-			dst = append(dst, h.nodes[b].cell()) // an inter-cluster step
-			continue
-		default:
-			c = h.nodes[a].cluster
-		}
-		pa, pb := q.endCell(a), q.endCell(b)
-		var e int
-		var ok bool
-		dst, e, ok = q.cs.appendPath(dst, c, pa, pb)
-		exp += e
-		if !ok {
-			return dst[:n0], Result{}, fmt.Errorf("hpa: internal error: no path from (%d,%d) to (%d,%d) inside cluster %d", pa.X, pa.Y, pb.X, pb.Y, c)
-		}
+	dst, e, err := q.refine(dst, top, q.apath)
+	exp += e
+	if err != nil {
+		return dst[:n0], Result{}, err
 	}
 	return dst, Result{Status: core.Found, Cost: h.pathCost(dst[n0:]), Expanded: exp}, nil
+}
+
+// insert joins cell p to the nodes of its clusters at levels 1 to top: at
+// level 1 by a Dijkstra search of its cluster's cells, above by a Dijkstra
+// search of the level below confined to its cluster, from p inserted there.
+// It returns the edges per level, from p (or, by symmetry, to p), and the
+// nodes expanded.
+func (q *Query) insert(edges [MaxLevels][]core.Edge, p image.Point, top int) ([MaxLevels][]core.Edge, int) {
+	h := q.h
+	c := h.clusterOf(p)
+	exp := q.cs.searchFrom(c, p)
+	edges[0] = edges[0][:0]
+	for i := range h.first[c+1] - h.first[c] {
+		if d, ok := q.cs.nodeDist(int(i)); ok {
+			edges[0] = append(edges[0], core.Edge{To: h.first[c] + i, Cost: d})
+		}
+	}
+	nn := int32(len(h.nodes))
+	for l := 2; l <= top; l++ {
+		c := h.clusterAt(l, p)
+		q.view.level, q.view.confine, q.view.cluster = l-1, l, c
+		q.view.start = edges[l-2]
+		q.view.setGoal(nil)
+		ms := h.membersOf(l, c, q.buf)
+		r := q.abs.SearchAll(nn, ms, core.Options{})
+		exp += r.Expanded
+		edges[l-1] = edges[l-1][:0]
+		for _, m := range ms {
+			if d, ok := q.abs.Dist(m); ok {
+				edges[l-1] = append(edges[l-1], core.Edge{To: m, Cost: d})
+			}
+		}
+	}
+	return edges, exp
+}
+
+// refine appends the cells of an abstract path of level l, after its first
+// node, to dst: each edge of level l > 1 becomes a path of the level below,
+// found by A* confined to the edge's cluster, and refined in turn; each
+// level-1 edge becomes a path of cells inside its cluster, or one step
+// between clusters.
+func (q *Query) refine(dst []image.Point, l int, path []int32) ([]image.Point, int, error) {
+	h := q.h
+	nn := int32(len(h.nodes))
+	exp := 0
+	for k := 1; k < len(path); k++ {
+		a, b := path[k-1], path[k]
+		pa, pb := q.endCell(a), q.endCell(b)
+		if a < nn && b < nn && h.clusterAt(l, pa) != h.clusterAt(l, pb) {
+			dst = append(dst, pb) // an inter-cluster step
+			continue
+		}
+		if l == 1 {
+			var c int32
+			switch {
+			case a == nn:
+				c = h.clusterOf(pa)
+			default:
+				c = h.clusterOf(pb)
+			}
+			var e int
+			var ok bool
+			dst, e, ok = q.cs.appendPath(dst, c, pa, pb)
+			exp += e
+			if !ok {
+				return dst, exp, fmt.Errorf("hpa: internal error: no path from (%d,%d) to (%d,%d) inside cluster %d", pa.X, pa.Y, pb.X, pb.Y, c)
+			}
+			continue
+		}
+		// An edge inside a level-l cluster: search the level below.
+		inner := pb
+		if b == nn+1 {
+			inner = pa
+		}
+		q.view.level, q.view.confine, q.view.cluster = l-1, l, h.clusterAt(l, inner)
+		q.view.start = nil
+		if a == nn {
+			q.view.start = q.startEdges[l-2]
+		}
+		if b == nn+1 {
+			q.view.setGoal(q.goalEdges[l-2])
+		} else {
+			q.view.setGoal(nil)
+		}
+		q.adist.target = pb
+		r := q.abs.Search(a, b, &q.adist, core.Options{})
+		exp += r.Expanded
+		if r.Status != core.Found {
+			return dst, exp, fmt.Errorf("hpa: internal error: no level-%d path from (%d,%d) to (%d,%d)", l-1, pa.X, pa.Y, pb.X, pb.Y)
+		}
+		q.seq[l-2] = q.abs.AppendPath(q.seq[l-2][:0], r.End)
+		var e int
+		var err error
+		dst, e, err = q.refine(dst, l-1, q.seq[l-2])
+		exp += e
+		if err != nil {
+			return dst, exp, err
+		}
+	}
+	return dst, exp, nil
 }
 
 // endCell returns the cell of a node of the current query's view.

@@ -1,0 +1,217 @@
+package hpa
+
+import (
+	"image"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/cairn-nav/cairn/core"
+)
+
+// Higher levels (Botea et al.'s multi-level hierarchy). Level 1 is the graph
+// of transitions described in the package doc. A cluster of level ℓ > 1 is a
+// square of LevelFactor×LevelFactor clusters of level ℓ−1, so its side is
+// ClusterSize·LevelFactor^(ℓ−1) cells and its borders are level-1 borders. The
+// nodes of level ℓ are the level-1 nodes with an inter-cluster edge across a
+// level-ℓ border; their edges are those inter-cluster edges and, between two
+// nodes of one level-ℓ cluster, an edge whose cost is that of the shortest
+// path between them in the level ℓ−1 graph confined to the cluster. Every
+// level uses the level-1 node IDs; a node absent from a level has no edges
+// there.
+
+// LevelFactor is how many clusters of one level, along each axis, make a
+// cluster of the level above.
+const LevelFactor = 4
+
+// MaxLevels is the most levels a graph may have.
+const MaxLevels = 4
+
+// level holds the edges of one level above the first, in compressed sparse
+// row form over the level-1 node IDs.
+type level struct {
+	side  int // cluster side in cells
+	ncx   int // clusters per row
+	off   []int32
+	edges []core.Edge
+	// The nodes of level-l cluster c are members[first[c]:first[c+1]].
+	first   []int32
+	members []int32
+}
+
+// levelSide returns the cluster side of level l (1-based), in cells.
+func (h *Graph) levelSide(l int) int {
+	s := h.cs
+	for range l - 1 {
+		s *= LevelFactor
+	}
+	return s
+}
+
+// Levels returns the number of levels of the graph, at least 1.
+func (h *Graph) Levels() int { return 1 + len(h.levels) }
+
+// edgesAt returns the out-edges of node n at level l (1-based).
+func (h *Graph) edgesAt(l int, n int32) []core.Edge {
+	if l == 1 {
+		return h.edges[h.off[n]:h.off[n+1]]
+	}
+	lv := &h.levels[l-2]
+	return lv.edges[lv.off[n]:lv.off[n+1]]
+}
+
+// clusterAt returns the level-l cluster of cell p, as (cx, cy) packed into
+// one int: cy·(clusters per row) + cx.
+func (h *Graph) clusterAt(l int, p image.Point) int32 {
+	side := h.levelSide(l)
+	ncx := (h.w + side - 1) / side
+	return int32((p.Y/side)*ncx + p.X/side)
+}
+
+// levelClusterRect returns the cells of level-l cluster c.
+func (h *Graph) levelClusterRect(l int, c int32) image.Rectangle {
+	side := h.levelSide(l)
+	ncx := (h.w + side - 1) / side
+	x0, y0 := int(c)%ncx*side, int(c)/ncx*side
+	return image.Rect(x0, y0, min(x0+side, h.w), min(y0+side, h.h))
+}
+
+// buildLevels adds levels 2 to levels to a graph whose level 1 is complete,
+// each from the one below, running the cluster searches on
+// runtime.GOMAXPROCS goroutines.
+func (h *Graph) buildLevels(levels int) {
+	h.levels = nil
+	for l := 2; l <= levels; l++ {
+		h.levels = append(h.levels, h.buildLevel(l))
+	}
+}
+
+func (h *Graph) buildLevel(l int) level {
+	side := h.levelSide(l)
+	ncx, ncy := (h.w+side-1)/side, (h.h+side-1)/side
+	lv := level{side: side, ncx: ncx}
+	nn := len(h.nodes)
+
+	// The nodes of level l, grouped by level-l cluster, and their
+	// inter-cluster edges across level-l borders.
+	members := make([][]int32, ncx*ncy)
+	inter := make([][]core.Edge, nn)
+	for n := range h.nodes {
+		c := h.clusterAt(l, h.nodes[n].cell())
+		for _, e := range h.edgesAt(l-1, int32(n)) {
+			if h.clusterAt(l, h.nodes[e.To].cell()) != c {
+				inter[n] = append(inter[n], e)
+			}
+		}
+		if len(inter[n]) > 0 {
+			members[c] = append(members[c], int32(n))
+		}
+	}
+
+	// Intra-cluster edges from searches of the level below, confined to
+	// each level-l cluster.
+	intra := make([][]intraEdge, len(members))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers(len(members)) {
+		wg.Go(func() {
+			v := &confined{h: h, below: l - 1, level: l}
+			s := core.NewSearcher(v)
+			var buf []intraEdge
+			for {
+				c := int32(next.Add(1) - 1)
+				if int(c) >= len(members) {
+					return
+				}
+				ms := members[c]
+				if len(ms) < 2 {
+					continue
+				}
+				v.cluster = c
+				buf = buf[:0]
+				for i, a := range ms[:len(ms)-1] {
+					s.SearchAll(a, ms[i+1:], core.Options{})
+					for _, b := range ms[i+1:] {
+						if d, ok := s.Dist(b); ok {
+							buf = append(buf, intraEdge{from: a, to: b, cost: d})
+						}
+					}
+				}
+				intra[c] = slices.Clone(buf)
+			}
+		})
+	}
+	wg.Wait()
+
+	lv.first = make([]int32, len(members)+1)
+	for c, ms := range members {
+		lv.first[c+1] = lv.first[c] + int32(len(ms))
+		lv.members = append(lv.members, ms...)
+	}
+
+	deg := make([]int32, nn)
+	for n, es := range inter {
+		deg[n] += int32(len(es))
+	}
+	for _, es := range intra {
+		for _, e := range es {
+			deg[e.from]++
+			deg[e.to]++
+		}
+	}
+	lv.off = make([]int32, nn+1)
+	for n := range nn {
+		lv.off[n+1] = lv.off[n] + deg[n]
+	}
+	lv.edges = make([]core.Edge, lv.off[nn])
+	fill := deg
+	copy(fill, lv.off[:nn])
+	for n, es := range inter {
+		copy(lv.edges[fill[n]:], es)
+		fill[n] += int32(len(es))
+	}
+	for _, es := range intra {
+		for _, e := range es {
+			lv.edges[fill[e.from]] = core.Edge{To: e.to, Cost: e.cost}
+			fill[e.from]++
+			lv.edges[fill[e.to]] = core.Edge{To: e.from, Cost: e.cost}
+			fill[e.to]++
+		}
+	}
+	return lv
+}
+
+// membersOf returns the nodes of level-l cluster c.
+func (h *Graph) membersOf(l int, c int32, buf []int32) []int32 {
+	if l == 1 {
+		buf = buf[:0]
+		for n := h.first[c]; n < h.first[c+1]; n++ {
+			buf = append(buf, n)
+		}
+		return buf
+	}
+	lv := &h.levels[l-2]
+	return lv.members[lv.first[c]:lv.first[c+1]]
+}
+
+// confined presents the graph of level below, restricted to the nodes of one
+// cluster of a higher level, to the core search; with a query's start and
+// goal inserted it also serves queries (see view).
+type confined struct {
+	h       *Graph
+	below   int   // the level whose edges are followed
+	level   int   // the level whose cluster confines them
+	cluster int32 // that cluster
+}
+
+func (v *confined) NumNodes() int { return len(v.h.nodes) }
+
+func (v *confined) AppendEdges(dst []core.Edge, n int32) []core.Edge {
+	h := v.h
+	for _, e := range h.edgesAt(v.below, n) {
+		if h.clusterAt(v.level, h.nodes[e.To].cell()) == v.cluster {
+			dst = append(dst, e)
+		}
+	}
+	return dst
+}
