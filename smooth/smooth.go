@@ -8,8 +8,14 @@
 // [LineOfSight] callback, typically a grid's LineOfSight method, which
 // applies the same no-corner-cutting rule as the grid's moves.
 //
+// A [Follower] hands the result to steering: it works in continuous space,
+// on the cell centres as [mgl64.Vec2] waypoints, and each tick turns an
+// agent's position into the point to steer toward.
+//
 // Every function here is safe for concurrent use as long as the callback is,
-// and none allocates when the destination slice has room.
+// and none allocates when the destination slice has room. A Follower holds
+// one agent's progress and is not safe for concurrent use; its Steer does
+// not allocate.
 package smooth
 
 import (
