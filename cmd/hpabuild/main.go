@@ -4,7 +4,7 @@
 //
 // Usage:
 //
-//	hpabuild -map FILE.map -o FILE.hpa [-cluster N] [-max-entrance N]
+//	hpabuild -map FILE.map -o FILE.hpa [-cluster N] [-max-entrance N] [-levels L]
 //
 // It writes the file atomically (a temporary file in the same directory,
 // synced, then renamed over the target) and prints the graph's statistics,
@@ -68,11 +68,12 @@ func newFlagSet(f *flags) *flag.FlagSet {
 	fs.StringVar(&f.out, "o", "", "graph `file` to write (required)")
 	fs.IntVar(&f.opt.ClusterSize, "cluster", hpa.DefaultClusterSize, fmt.Sprintf("cluster side in cells, `N` from 1 to %d", hpa.MaxClusterSize))
 	fs.IntVar(&f.opt.MaxEntrance, "max-entrance", hpa.DefaultMaxEntrance, "longest entrance with one transition; longer ones get two (`N` ≥ 1)")
+	fs.IntVar(&f.opt.Levels, "levels", 0, fmt.Sprintf("levels of the hierarchy, `L` from 1 to %d; 0 chooses from the map size", hpa.MaxLevels))
 	return fs
 }
 
 func printUsage(w io.Writer) {
-	fmt.Fprintf(w, "usage: hpabuild -map FILE.map -o FILE.hpa [-cluster N] [-max-entrance N]\n\n")
+	fmt.Fprintf(w, "usage: hpabuild -map FILE.map -o FILE.hpa [-cluster N] [-max-entrance N] [-levels L]\n\n")
 	fmt.Fprintf(w, "Build the HPA* graph of a Moving AI map and write it to a graph file.\n\nFlags:\n")
 	fs := newFlagSet(&flags{})
 	fs.SetOutput(w)
@@ -112,6 +113,8 @@ func build(args []string, stdout, stderr io.Writer) error {
 		return usagef("-cluster %d, want 1 to %d", f.opt.ClusterSize, hpa.MaxClusterSize)
 	case f.opt.MaxEntrance < 1:
 		return usagef("-max-entrance %d, want 1 or more", f.opt.MaxEntrance)
+	case f.opt.Levels < 0 || f.opt.Levels > hpa.MaxLevels:
+		return usagef("-levels %d, want 0 to %d", f.opt.Levels, hpa.MaxLevels)
 	case sameFile(f.mapPath, f.out):
 		return usagef("-o %s is the map itself", f.out)
 	}
@@ -156,6 +159,7 @@ func build(args []string, stdout, stderr io.Writer) error {
 	w.printf("graph         %s\n", f.out)
 	w.printf("cluster size  %d\n", opt.ClusterSize)
 	w.printf("max entrance  %d\n", opt.MaxEntrance)
+	w.printf("levels        %d\n", opt.Levels)
 	w.printf("clusters      %d\n", st.Clusters)
 	w.printf("entrances     %d\n", st.Entrances)
 	w.printf("nodes         %d\n", st.Nodes)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -111,8 +112,9 @@ func TestBuild(t *testing.T) {
 			if entries, _ := os.ReadDir(dir); len(entries) != 1 {
 				t.Errorf("directory holds %d entries, want only demo.hpa (no temp files)", len(entries))
 			}
-			if tc.name == "defaults" && (st.Clusters != 12 || st.Nodes == 0) {
-				t.Errorf("stats %+v, want 12 clusters and some nodes", st)
+			cs := hpa.DefaultClusterSize
+			if want := ((64 + cs - 1) / cs) * ((48 + cs - 1) / cs); tc.name == "defaults" && (st.Clusters != want || st.Nodes == 0) {
+				t.Errorf("stats %+v, want %d clusters of the 64×48 demo map and some nodes", st, want)
 			}
 		})
 	}
@@ -198,7 +200,7 @@ func TestHelp(t *testing.T) {
 		if code != 0 || stderr != "" {
 			t.Fatalf("%s: status %d, stderr %q", arg, code, stderr)
 		}
-		for _, want := range []string{"usage: hpabuild", "-map", "-o", "-cluster", "-max-entrance", "(default 16)", "(default 6)"} {
+		for _, want := range []string{"usage: hpabuild", "-map", "-o", "-cluster", "-max-entrance", fmt.Sprintf("(default %d)", hpa.DefaultClusterSize), "(default 6)", "-levels"} {
 			if !strings.Contains(stdout, want) {
 				t.Errorf("%s: help lacks %q:\n%s", arg, want, stdout)
 			}
