@@ -97,3 +97,29 @@ func BenchmarkQuery(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkUpdate compares a local rebuild after blocking a 4×4 square of
+// Berlin with a full build of the edited map.
+func BenchmarkUpdate(b *testing.B) {
+	g, _ := loadMovingAI(b, "Berlin_0_1024.map")
+	hg, err := hpa.Build(g, hpa.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	rect := image.Rect(500, 500, 504, 504)
+	edited := g.WithCells(rect, false)
+	b.Run("update", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := hg.Update(edited, rect); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("build", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := hpa.Build(edited, hpa.Options{}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

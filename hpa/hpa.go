@@ -191,7 +191,16 @@ func Build(g *grid.Grid, opt Options) (*Graph, error) {
 		return nil, fmt.Errorf("hpa: %d levels, want 1 to %d", opt.Levels, MaxLevels)
 	}
 	h := newGraph(g, cs, me)
-	ts := h.findTransitions(me)
+	h.build(levels, nil, opt.Progress)
+	return h, nil
+}
+
+// build makes the nodes and edges of a graph that newGraph made: the
+// transitions, the inter-cluster edges, the intra-cluster edges of each
+// cluster (from reuse when it returns them, else from searches), and the
+// levels above.
+func (h *Graph) build(levels int, reuse func(c int32) ([]intraEdge, bool), progress func(done, total int)) {
+	ts := h.findTransitions(h.me)
 	h.makeNodes(ts)
 
 	// Out-edges per node: inter-cluster ones from the transitions, then
@@ -201,7 +210,7 @@ func Build(g *grid.Grid, opt Options) (*Graph, error) {
 		a, b := h.nodeAt(t.a), h.nodeAt(t.b)
 		inter = append(inter, [2]int32{a, b}, [2]int32{b, a})
 	}
-	intra := h.intraEdges(opt.Progress)
+	intra := h.intraEdges(reuse, progress)
 
 	deg := make([]int32, len(h.nodes)+1)
 	for _, e := range inter {
@@ -225,7 +234,7 @@ func Build(g *grid.Grid, opt Options) (*Graph, error) {
 		fill[from]++
 	}
 	for _, e := range inter {
-		add(e[0], e[1], g.StepCost(h.nodes[e[0]].cell(), h.nodes[e[1]].cell()))
+		add(e[0], e[1], h.g.StepCost(h.nodes[e[0]].cell(), h.nodes[e[1]].cell()))
 	}
 	for _, es := range intra {
 		for _, e := range es {
@@ -234,7 +243,13 @@ func Build(g *grid.Grid, opt Options) (*Graph, error) {
 		}
 	}
 	h.buildLevels(levels)
-	return h, nil
+}
+
+func reuseOK(reuse func(c int32) ([]intraEdge, bool), c int32) ([]intraEdge, bool) {
+	if reuse == nil {
+		return nil, false
+	}
+	return reuse(c)
 }
 
 // autoLevels returns the number of levels after which the top level has at
@@ -346,9 +361,10 @@ type intraEdge struct {
 
 // intraEdges runs, for each cluster, one Dijkstra search per abstract node to
 // the cluster's later nodes, on runtime.GOMAXPROCS goroutines, and returns
-// the edges found per cluster. It calls progress, when not nil, after each
+// the edges found per cluster; reuse, when not nil, may supply a cluster's
+// edges instead. It calls progress, when not nil, after each
 // cluster, one call at a time.
-func (h *Graph) intraEdges(progress func(done, total int)) [][]intraEdge {
+func (h *Graph) intraEdges(reuse func(c int32) ([]intraEdge, bool), progress func(done, total int)) [][]intraEdge {
 	nc := h.ncx * h.ncy
 	out := make([][]intraEdge, nc)
 	var next atomic.Int64
@@ -364,8 +380,9 @@ func (h *Graph) intraEdges(progress func(done, total int)) [][]intraEdge {
 				if int(c) >= nc {
 					return
 				}
-				buf = cl.connect(buf[:0], c)
-				if len(buf) > 0 {
+				if es, ok := reuseOK(reuse, c); ok {
+					out[c] = es
+				} else if buf = cl.connect(buf[:0], c); len(buf) > 0 {
 					out[c] = slices.Clone(buf)
 				}
 				if progress != nil {

@@ -495,3 +495,52 @@ func TestLevels(t *testing.T) {
 		}
 	}
 }
+
+// TestUpdate edits random rectangles of random maps and checks that the
+// updated graph answers every query exactly as a graph built afresh.
+func TestUpdate(t *testing.T) {
+	const w, h = 90, 70
+	for seed := int64(1); seed <= 10; seed++ {
+		for _, levels := range []int{1, 2} {
+			g := testmap.Random(seed, w, h, 0.2, grid.Options{})
+			opt := hpa.Options{ClusterSize: 8, Levels: levels}
+			hg, err := hpa.Build(g, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := testmap.NewRand(seed)
+			for edit := range 3 {
+				x, y := r.IntN(w), r.IntN(h)
+				rect := image.Rect(x, y, x+1+r.IntN(12), y+1+r.IntN(12))
+				free := edit%2 == 1
+				g = g.WithCells(rect, free)
+				up, err := hg.Update(g, rect)
+				if err != nil {
+					t.Fatal(err)
+				}
+				fresh, err := hpa.Build(g, opt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if up.Stats() != fresh.Stats() {
+					t.Fatalf("seed %d levels %d edit %d (%v free=%v): stats %+v, fresh build %+v", seed, levels, edit, rect, free, up.Stats(), fresh.Stats())
+				}
+				qu, qf := hpa.NewQuery(up), hpa.NewQuery(fresh)
+				for _, p := range testmap.RandomPairs(r, g, 80) {
+					pu, ru, eu := qu.AppendPath(nil, p[0], p[1])
+					pf, rf, ef := qf.AppendPath(nil, p[0], p[1])
+					if (eu == nil) != (ef == nil) || ru != rf || !slices.Equal(pu, pf) {
+						t.Fatalf("seed %d levels %d edit %d (%v free=%v): %v→%v after Update: %+v %v, fresh build: %+v %v",
+							seed, levels, edit, rect, free, p[0], p[1], ru, eu, rf, ef)
+					}
+				}
+				hg = up
+			}
+		}
+	}
+	g := testmap.Random(1, 20, 20, 0, grid.Options{})
+	hg, _ := hpa.Build(g, hpa.Options{ClusterSize: 5})
+	if _, err := hg.Update(testmap.Random(1, 21, 20, 0, grid.Options{}), image.Rect(0, 0, 1, 1)); err == nil {
+		t.Error("Update accepted a grid of another size")
+	}
+}
