@@ -9,6 +9,8 @@ import (
 	"github.com/cairn-nav/cairn/core"
 	"github.com/cairn-nav/cairn/grid"
 	"github.com/cairn-nav/cairn/hpa"
+	"github.com/cairn-nav/cairn/mapgen"
+	"github.com/cairn-nav/cairn/smooth"
 )
 
 func BenchmarkBuild(b *testing.B) {
@@ -121,5 +123,85 @@ func BenchmarkUpdate(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
+	})
+}
+
+// BenchmarkLarge runs the ten longest Berlin_0_1024 scenarios on the map
+// scaled ×4 to 4096×4096 (each cell a 4×4 block, start and goal at the same
+// place in their blocks): the HPA* build, then one op per query kind, all
+// ten queries, next to grid A* (jump points) and plain grid A*. Plain A*
+// takes over a second a query: run with -benchtime 1x.
+func BenchmarkLarge(b *testing.B) {
+	g0, scens := loadMovingAI(b, "Berlin_0_1024.map")
+	scens = slices.Clone(scens)
+	slices.SortStableFunc(scens, func(a, b grid.Scenario) int { return cmp.Compare(b.Optimal, a.Optimal) })
+	scens = scens[:10]
+	const k = 4
+	g, err := mapgen.Scale(g0, k)
+	if err != nil {
+		b.Fatal(err)
+	}
+	type pair struct{ from, to image.Point }
+	pairs := make([]pair, len(scens))
+	for i, sc := range scens {
+		pairs[i] = pair{sc.Start.Mul(k).Add(image.Pt(k/2, k/2)), sc.Goal.Mul(k).Add(image.Pt(k/2, k/2))}
+	}
+	var hg *hpa.Graph
+	b.Run("build", func(b *testing.B) {
+		for b.Loop() {
+			if hg, err = hpa.Build(g, hpa.Options{}); err != nil {
+				b.Fatal(err)
+			}
+		}
+		st := hg.Stats()
+		b.ReportMetric(float64(st.Nodes), "nodes")
+		b.ReportMetric(float64(hg.Levels()), "levels")
+	})
+	if hg == nil {
+		b.Skip("build did not run")
+	}
+	run := func(name string, query func(from, to image.Point) float64) {
+		b.Run(name, func(b *testing.B) {
+			var length float64
+			for b.Loop() {
+				length = 0
+				for _, p := range pairs {
+					length += query(p.from, p.to)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*len(pairs)), "µs/query")
+			b.ReportMetric(length/float64(len(pairs)), "length")
+		})
+	}
+	q := hpa.NewQuery(hg)
+	var path, turns []image.Point
+	run("hpa", func(from, to image.Point) float64 {
+		var r hpa.Result
+		path, r, _ = q.AppendPath(path[:0], from, to)
+		return r.Cost
+	})
+	run("hpa+smooth", func(from, to image.Point) float64 {
+		path, _, _ = q.AppendPath(path[:0], from, to)
+		turns = smooth.AppendTurns(turns[:0], path, g.LineOfSight)
+		return smooth.Length(turns)
+	})
+	run("hpa+corners", func(from, to image.Point) float64 {
+		path, _, _ = q.AppendPath(path[:0], from, to)
+		turns = smooth.AppendCornerTurns(turns[:0], path, g.LineOfSight)
+		return smooth.Length(turns)
+	})
+	s := grid.NewSearcher(g)
+	run("grid", func(from, to image.Point) float64 {
+		var r grid.Result
+		path, r, _ = s.AppendPath(path[:0], from, to, grid.Query{})
+		return r.Cost
+	})
+	if testing.Short() {
+		return
+	}
+	run("grid-plain", func(from, to image.Point) float64 {
+		var r grid.Result
+		path, r, _ = s.AppendPath(path[:0], from, to, grid.Query{Plain: true})
+		return r.Cost
 	})
 }

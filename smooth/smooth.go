@@ -65,6 +65,56 @@ func AppendTurns(dst []image.Point, path []image.Point, los LineOfSight) []image
 	return dst
 }
 
+// AppendCornerTurns is [AppendTurns] with only the corners of path as
+// candidates: path[0], the points where the step direction changes, and
+// path[len(path)-1]. From the last kept point it advances corner by corner
+// while the next corner is visible, keeps the last visible one, and repeats.
+// On a cell path of long straight and diagonal runs (an HPA* or jump point
+// path) it calls los once per corner instead of once per cell, so it costs
+// O(corners × leg length) rather than O(cells × leg length); the result is a
+// subsequence of the corners, every leg has line of sight under the same
+// conditions as AppendTurns, and it is never longer than path, though it may
+// be a little longer than AppendTurns's.
+//
+// A path of 0, 1 or 2 points is appended unchanged without calling los.
+// dst may be path[:0] to smooth in place. It does not allocate when dst has
+// room.
+func AppendCornerTurns(dst []image.Point, path []image.Point, los LineOfSight) []image.Point {
+	n := len(path)
+	if n <= 2 {
+		return append(dst, path...)
+	}
+	dst = append(dst, path[0])
+	for i := 0; i < n-1; {
+		// From a corner the path runs straight to the next corner, so the
+		// first candidate is kept even when los says no, like path[i+1] in
+		// AppendTurns.
+		j := nextCorner(path, i)
+		for j < n-1 {
+			k := nextCorner(path, j)
+			if !los(path[i], path[k]) {
+				break
+			}
+			j = k
+		}
+		dst = append(dst, path[j])
+		i = j
+	}
+	return dst
+}
+
+// nextCorner returns the index of the first point after path[i] where the
+// step direction changes, or the last index.
+func nextCorner(path []image.Point, i int) int {
+	d := path[i+1].Sub(path[i])
+	for k := i + 1; k < len(path)-1; k++ {
+		if path[k+1].Sub(path[k]) != d {
+			return k
+		}
+	}
+	return len(path) - 1
+}
+
 // AppendTaut is [AppendTurns] followed by passes that shorten the result
 // further: each pass walks the kept points and drops every interior one
 // whose surviving predecessor sees its successor, and passes repeat until

@@ -474,3 +474,58 @@ func BenchmarkAppendTurns(b *testing.B) {
 		}
 	}
 }
+
+// TestAppendCornerTurns smooths optimal paths of random maps with corners
+// only: every leg has line of sight, the points are corners of the path in
+// order, the result is no longer than the path, and on average it is close
+// to the greedy pass over every cell.
+func TestAppendCornerTurns(t *testing.T) {
+	var sumTurns, sumCorners float64
+	for _, density := range []float64{0, 0.1, 0.2, 0.3} {
+		for seed := uint64(1); seed <= 4; seed++ {
+			g, r := randomGrid(seed, 60, 45, density, grid.Options{})
+			for range 40 {
+				from, to := randomCell(r, g), randomCell(r, g)
+				path, res := findPath(t, g, from, to)
+				if res.Status != core.Found {
+					continue
+				}
+				where := fmt.Sprintf("density %.2f seed %d, %v → %v", density, seed, from, to)
+				c := smooth.AppendCornerTurns(nil, path, g.LineOfSight)
+				if len(path) <= 2 {
+					if !slices.Equal(c, path) {
+						t.Fatalf("%s: got %v, want the path unchanged", where, c)
+					}
+					continue
+				}
+				if c[0] != path[0] || c[len(c)-1] != path[len(path)-1] {
+					t.Fatalf("%s: turns %v do not keep the ends of the path", where, c)
+				}
+				k := 0
+				for i, p := range c {
+					for k < len(path) && path[k] != p {
+						k++
+					}
+					if k == len(path) {
+						t.Fatalf("%s: turn %d %v is not on the path after the previous turn", where, i, p)
+					}
+					if k > 0 && k < len(path)-1 && path[k+1].Sub(path[k]) == path[k].Sub(path[k-1]) {
+						t.Fatalf("%s: turn %d %v is not a corner of the path", where, i, p)
+					}
+					if i > 0 && !g.LineOfSight(c[i-1], p) {
+						t.Fatalf("%s: leg %v → %v has no line of sight", where, c[i-1], p)
+					}
+				}
+				if l := smooth.Length(c); l > res.Cost+1e-9 {
+					t.Fatalf("%s: length %v, longer than the path's %v", where, l, res.Cost)
+				}
+				sumTurns += smooth.Length(smooth.AppendTurns(nil, path, g.LineOfSight))
+				sumCorners += smooth.Length(c)
+			}
+		}
+	}
+	t.Logf("total length: every cell %.1f, corners only %.1f (%+.2f%%)", sumTurns, sumCorners, 100*(sumCorners/sumTurns-1))
+	if sumCorners > 1.02*sumTurns {
+		t.Errorf("corner turns %.1f, more than 2%% longer than greedy turns %.1f", sumCorners, sumTurns)
+	}
+}

@@ -61,7 +61,7 @@ func (r *hpaRouter) route(dst []image.Point, from, to image.Point) ([]image.Poin
 	st := stats{expanded: res.Expanded, status: res.Status.String(), turns: true}
 	if res.Status == core.Found {
 		n0 := len(dst)
-		dst = smooth.AppendTurns(dst, r.cells, r.g.LineOfSight)
+		dst = smooth.AppendCornerTurns(dst, r.cells, r.g.LineOfSight)
 		st.cost = smooth.Length(dst[n0:])
 	}
 	return dst, st, nil

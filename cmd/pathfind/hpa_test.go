@@ -116,7 +116,7 @@ func TestRouteHPA(t *testing.T) {
 			smoothed := strings.Contains(tc.name, "smooth")
 			wantPath, wantCost := cells, res.Cost
 			if smoothed {
-				wantPath = smooth.AppendTurns(nil, cells, g.LineOfSight)
+				wantPath = smooth.AppendCornerTurns(nil, cells, g.LineOfSight)
 				wantCost = smooth.Length(wantPath)
 				if wantCost > res.Cost {
 					t.Errorf("smoothed length %v above the cell path's cost %v", wantCost, res.Cost)
@@ -207,7 +207,7 @@ func TestScenHPA(t *testing.T) {
 			s.add(e, sc.Optimal)
 		}
 		add(&plain, r.Cost)
-		add(&smoothed, smooth.Length(smooth.AppendTurns(nil, cells, g.LineOfSight)))
+		add(&smoothed, smooth.Length(smooth.AppendCornerTurns(nil, cells, g.LineOfSight)))
 	}
 	if plain.worst <= 0 {
 		t.Fatalf("no scenario is longer than optimal; the test wants some")
