@@ -215,3 +215,17 @@ func (v *confined) AppendEdges(dst []core.Edge, n int32) []core.Edge {
 	}
 	return dst
 }
+
+// LevelStats counts the clusters, nodes and directed edges of level l, from
+// 1 to [Graph.Levels]; level 1 gives the same counts as [Graph.Stats]. It
+// is O(nodes) for levels above the first.
+func (h *Graph) LevelStats(l int) (clusters, nodes, edges int) {
+	if l < 1 || l > h.Levels() {
+		return 0, 0, 0
+	}
+	if l == 1 {
+		return h.ncx * h.ncy, len(h.nodes), len(h.edges)
+	}
+	lv := &h.levels[l-2]
+	return len(lv.first) - 1, len(lv.members), len(lv.edges)
+}

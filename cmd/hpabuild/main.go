@@ -21,6 +21,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 
@@ -138,9 +139,14 @@ func build(args []string, stdout, stderr io.Writer) error {
 			bar.Set(done)
 		}
 	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
 	t0 := time.Now()
 	hg, err := hpa.Build(g, f.opt)
 	elapsed := time.Since(t0)
+	runtime.GC()
+	runtime.ReadMemStats(&after)
 	if bar != nil {
 		bar.Finish()
 	}
@@ -164,7 +170,12 @@ func build(args []string, stdout, stderr io.Writer) error {
 	w.printf("entrances     %d\n", st.Entrances)
 	w.printf("nodes         %d\n", st.Nodes)
 	w.printf("edges         %d\n", st.Edges)
+	for l := 2; l <= hg.Levels(); l++ {
+		c, n, e := hg.LevelStats(l)
+		w.printf("level %d       %d clusters, %d nodes, %d edges\n", l, c, n, e)
+	}
 	w.printf("build         %.1f ms\n", float64(elapsed.Microseconds())/1e3)
+	w.printf("graph memory  %.1f MiB (heap after the build less before)\n", float64(int64(after.HeapAlloc)-int64(before.HeapAlloc))/(1<<20))
 	w.printf("file size     %d bytes (%.1f KiB)\n", size, float64(size)/1024)
 	return w.err
 }
