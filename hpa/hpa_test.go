@@ -544,3 +544,42 @@ func TestUpdate(t *testing.T) {
 		t.Error("Update accepted a grid of another size")
 	}
 }
+
+func TestAppendAbstract(t *testing.T) {
+	g := testmap.Random(3, 97, 61, 0.1, grid.Options{})
+	hg, err := hpa.Build(g, hpa.Options{ClusterSize: 8, Levels: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := hpa.NewQuery(hg)
+	from, to := image.Pt(0, 0), image.Pt(96, 60)
+	for !g.Passable(from) {
+		from.X++
+	}
+	for !g.Passable(to) {
+		to.X--
+	}
+	if _, r, err := q.AppendPath(nil, from, to); err != nil || r.Status != core.Found {
+		t.Fatal(err, r.Status)
+	}
+	abs, level := q.AppendAbstract(nil)
+	if level != 2 || len(abs) < 3 || abs[0] != from || abs[len(abs)-1] != to {
+		t.Fatalf("abstract path %v at level %d, want one from %v to %v at level 2", abs, level, from, to)
+	}
+	for i, p := range abs[1 : len(abs)-1] {
+		n := -1
+		for k := range hg.Stats().Nodes {
+			if hg.NodeCell(k) == p {
+				n = k
+			}
+		}
+		if n < 0 || hg.NodeLevel(n) < 2 {
+			t.Fatalf("abstract cell %d %v is not a level-2 node", i+1, p)
+		}
+	}
+	if _, r, _ := q.AppendPath(nil, from, from.Add(image.Pt(1, 0))); r.Status == core.Found {
+		if _, level := q.AppendAbstract(nil); level != 0 {
+			t.Fatalf("a window query reports abstract level %d, want 0", level)
+		}
+	}
+}

@@ -229,3 +229,21 @@ func (h *Graph) LevelStats(l int) (clusters, nodes, edges int) {
 	lv := &h.levels[l-2]
 	return len(lv.first) - 1, len(lv.members), len(lv.edges)
 }
+
+// NodeCell returns the cell of abstract node n, for pictures and tools; n
+// runs from 0 to Stats().Nodes−1. It panics when n is out of range.
+func (h *Graph) NodeCell(n int) image.Point { return h.nodes[n].cell() }
+
+// NodeLevel returns the highest level at which node n is a node (1 to
+// [Graph.Levels]).
+func (h *Graph) NodeLevel(n int) int {
+	l := 1
+	for l < h.Levels() {
+		lv := &h.levels[l-1]
+		if lv.off[n] == lv.off[n+1] {
+			break
+		}
+		l++
+	}
+	return l
+}

@@ -42,6 +42,7 @@ type Query struct {
 	goalEdges  [MaxLevels][]core.Edge
 	seq        [MaxLevels][]int32
 	buf        []int32
+	lastLevel  int // level of the latest abstract search, 0 when none
 }
 
 // NewQuery returns a query object for h.
@@ -180,6 +181,7 @@ func (q *Query) AppendPath(dst []image.Point, from, to image.Point) ([]image.Poi
 	}
 	cf, ct := h.clusterOf(from), h.clusterOf(to)
 	exp := 0
+	q.lastLevel = 0
 	if h.near(cf, ct) {
 		// Search the two clusters' bounding box grown by one cluster: exact
 		// unless the shortest path leaves it, which the abstract search
@@ -226,6 +228,7 @@ func (q *Query) AppendPath(dst []image.Point, from, to image.Point) ([]image.Poi
 		return dst, Result{Status: core.Unreachable, Expanded: exp}, nil
 	}
 	q.apath = q.abs.AppendPath(q.apath[:0], r.End)
+	q.lastLevel = top
 
 	n0 := len(dst)
 	dst = append(dst, from)
@@ -335,6 +338,20 @@ func (q *Query) refine(dst []image.Point, l int, path []int32) ([]image.Point, i
 		}
 	}
 	return dst, exp, nil
+}
+
+// AppendAbstract appends the cells of the abstract path of the latest query
+// that searched the abstract graph, start and goal included, at the level it
+// searched, and returns the extended slice and that level; a query answered
+// within a window of clusters appends nothing and reports level 0.
+func (q *Query) AppendAbstract(dst []image.Point) ([]image.Point, int) {
+	if q.lastLevel == 0 {
+		return dst, 0
+	}
+	for _, n := range q.apath {
+		dst = append(dst, q.endCell(n))
+	}
+	return dst, q.lastLevel
 }
 
 // endCell returns the cell of a node of the current query's view.
