@@ -20,7 +20,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"time"
@@ -29,6 +28,7 @@ import (
 
 	"github.com/cairn-nav/cairn/grid"
 	"github.com/cairn-nav/cairn/hpa"
+	"github.com/cairn-nav/cairn/internal/atomicfile"
 )
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -190,34 +190,12 @@ func sameFile(a, b string) bool {
 	return err == nil && os.SameFile(fa, fb)
 }
 
-// writeGraph writes hg to a temporary file in path's directory, syncs and
-// closes it, then renames it over path, so readers see the old file or the
-// whole new one. It returns the file's size.
-func writeGraph(path string, hg *hpa.Graph) (n int64, err error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return 0, fmt.Errorf("writing %s: %w", path, err)
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-			err = fmt.Errorf("writing %s: %w", path, err)
-		}
-	}()
-	if n, err = hg.WriteTo(f); err != nil {
-		return n, err
-	}
-	if err = f.Chmod(0o644); err != nil {
-		return n, err
-	}
-	if err = f.Sync(); err != nil {
-		return n, err
-	}
-	if err = f.Close(); err != nil {
-		return n, err
-	}
-	return n, os.Rename(f.Name(), path)
+// writeGraph writes hg to path atomically and returns the file's size.
+func writeGraph(path string, hg *hpa.Graph) (int64, error) {
+	return atomicfile.Write(path, func(w io.Writer) error {
+		_, err := hg.WriteTo(w)
+		return err
+	})
 }
 
 // errWriter prints until the first error and keeps it.

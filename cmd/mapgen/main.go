@@ -22,11 +22,11 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/cairn-nav/cairn/grid"
+	"github.com/cairn-nav/cairn/internal/atomicfile"
 	"github.com/cairn-nav/cairn/mapgen"
 )
 
@@ -206,47 +206,10 @@ func sameFile(a, b string) bool {
 	return err == nil && os.SameFile(fa, fb)
 }
 
-// writeMap writes g as a Moving AI map to a temporary file in path's
-// directory, syncs and closes it, then renames it over path, so readers see
-// the old file or the whole new one. It returns the file's size.
-func writeMap(path string, g *grid.Grid) (n int64, err error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return 0, fmt.Errorf("writing %s: %w", path, err)
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-			err = fmt.Errorf("writing %s: %w", path, err)
-		}
-	}()
-	cw := &countWriter{w: f}
-	if err = grid.WriteMap(cw, g); err != nil {
-		return cw.n, err
-	}
-	if err = f.Chmod(0o644); err != nil {
-		return cw.n, err
-	}
-	if err = f.Sync(); err != nil {
-		return cw.n, err
-	}
-	if err = f.Close(); err != nil {
-		return cw.n, err
-	}
-	return cw.n, os.Rename(f.Name(), path)
-}
-
-// countWriter counts the bytes written through it.
-type countWriter struct {
-	w io.Writer
-	n int64
-}
-
-func (c *countWriter) Write(p []byte) (int, error) {
-	n, err := c.w.Write(p)
-	c.n += int64(n)
-	return n, err
+// writeMap writes g as a Moving AI map to path atomically and returns the
+// file's size.
+func writeMap(path string, g *grid.Grid) (int64, error) {
+	return atomicfile.Write(path, func(w io.Writer) error { return grid.WriteMap(w, g) })
 }
 
 // errWriter prints until the first error and keeps it.
