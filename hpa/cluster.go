@@ -85,20 +85,10 @@ func (d *localDist) Estimate(n int32) float64 {
 
 // distance is the grid's admissible, consistent estimate between two cells.
 func (h *Graph) distance(a, b image.Point) float64 {
-	dx, dy := a.X-b.X, a.Y-b.Y
-	if dx < 0 {
-		dx = -dx
-	}
-	if dy < 0 {
-		dy = -dy
-	}
 	if h.four {
-		return float64(dx + dy)
+		return grid.Manhattan(a, b)
 	}
-	if dx < dy {
-		dx, dy = dy, dx
-	}
-	return float64(dx) + (math.Sqrt2-1)*float64(dy)
+	return grid.Octile(a, b)
 }
 
 // clusterSearch runs searches confined to one cluster at a time, for the
