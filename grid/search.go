@@ -115,30 +115,41 @@ func (h *distance) Estimate(n int32) float64 {
 // own. After its buffers have grown, a query allocates nothing but what it
 // appends to the caller's slice (and nothing when that slice has room).
 type Searcher struct {
+	query
+	s *core.Searcher
+}
+
+// query is what a Searcher and a Sliced share: the grid seen by the core
+// search, the heuristic, and the conversion of results into cells.
+type query struct {
 	g        *Grid
 	q        queryGraph
-	s        *core.Searcher
 	h        distance
 	ids      []int32
 	onExpand func(p image.Point, g float64)
 	expandFn func(n int32, g float64)
 }
 
+func (c *query) init(g *Grid) {
+	c.g = g
+	c.q.g = g
+	c.h = distance{pw: int32(g.pw), four: g.conn == Four}
+	c.expandFn = c.expand
+}
+
 // NewSearcher returns a searcher for g. Its scratch takes about 16 bytes per
 // cell.
 func NewSearcher(g *Grid) *Searcher {
-	s := &Searcher{g: g}
-	s.q.g = g
+	s := &Searcher{}
+	s.init(g)
 	s.s = core.NewSearcher(&s.q)
-	s.h = distance{pw: int32(g.pw), four: g.conn == Four}
-	s.expandFn = s.expand
 	return s
 }
 
-func (s *Searcher) expand(n int32, g float64) { s.onExpand(s.g.pxy(n), g) }
+func (c *query) expand(n int32, g float64) { c.onExpand(c.g.pxy(n), g) }
 
 // Grid returns the grid the searcher works on.
-func (s *Searcher) Grid() *Grid { return s.g }
+func (c *query) Grid() *Grid { return c.g }
 
 func (g *Grid) checkEnd(p image.Point, what string) error {
 	if !g.In(p) {
@@ -150,53 +161,51 @@ func (g *Grid) checkEnd(p image.Point, what string) error {
 	return nil
 }
 
-// AppendPath finds a path from one cell to another and appends its cells,
-// from and to included, to dst. A goal in another connected region is
-// answered at once with status [core.Unreachable] and nothing appended. A
-// start or goal outside the grid or on a blocked cell is an error.
-//
-// The search is A* with the query's heuristic, ties broken toward larger
-// cost-so-far; its cost is O(E log V) in the cells it touches.
-func (s *Searcher) AppendPath(dst []image.Point, from, to image.Point, q Query) ([]image.Point, Result, error) {
-	g := s.g
+// setup checks a query's ends and prepares the core search: its start and
+// goal nodes, heuristic and options. ok is false when regions alone show the
+// goal unreachable.
+func (c *query) setup(from, to image.Point, q Query) (start, goal int32, h core.Heuristic, opt core.Options, ok bool, err error) {
+	g := c.g
 	if err := g.checkEnd(from, "start"); err != nil {
-		return dst, Result{}, err
+		return 0, 0, nil, opt, false, err
 	}
 	if err := g.checkEnd(to, "goal"); err != nil {
-		return dst, Result{}, err
+		return 0, 0, nil, opt, false, err
 	}
 	if !g.Connected(from, to) {
-		return dst, Result{Status: core.Unreachable, End: from}, nil
+		return 0, 0, nil, opt, false, nil
 	}
-	start, goal := int32(g.pidx(from.X, from.Y)), int32(g.pidx(to.X, to.Y))
-	opt := core.Options{Weight: q.Weight, MaxExpansions: q.MaxExpansions}
+	start, goal = int32(g.pidx(from.X, from.Y)), int32(g.pidx(to.X, to.Y))
+	opt = core.Options{Weight: q.Weight, MaxExpansions: q.MaxExpansions}
+	c.onExpand = q.OnExpand
 	if q.OnExpand != nil {
-		s.onExpand = q.OnExpand
-		opt.OnExpand = s.expandFn
+		opt.OnExpand = c.expandFn
 	}
-	var h core.Heuristic
 	if q.Heuristic == Auto {
-		s.h.gx, s.h.gy = int32(to.X+1), int32(to.Y+1)
-		h = &s.h
+		c.h.gx, c.h.gy = int32(to.X+1), int32(to.Y+1)
+		h = &c.h
 	}
-	s.q.goal = goal
-	s.q.gx, s.q.gy = to.X+1, to.Y+1
-	s.q.jump = !q.Plain && g.conn == Eight && g.cost == nil
-	r := s.s.Search(start, goal, h, opt)
-	s.onExpand = nil
+	c.q.goal = goal
+	c.q.gx, c.q.gy = to.X+1, to.Y+1
+	c.q.jump = !q.Plain && g.conn == Eight && g.cost == nil
+	return start, goal, h, opt, true, nil
+}
+
+// result converts a core result and its path of nodes (jump points or
+// cells) into a Result and appends the path's cells to dst.
+func (c *query) result(dst []image.Point, r core.Result, from image.Point, ids []int32) ([]image.Point, Result) {
+	g := c.g
 	res := Result{Status: r.Status, Cost: r.Cost, Expanded: r.Expanded, End: from}
-	if r.End < 0 {
-		return dst, res, nil
+	if r.End < 0 || len(ids) == 0 {
+		return dst, res
 	}
 	res.End = g.pxy(r.End)
-	s.ids = s.s.AppendPath(s.ids[:0], r.End)
 	n := len(dst)
-	dst = append(dst, g.pxy(s.ids[0]))
-	for i := 1; i < len(s.ids); i++ {
-		// Jump point runs are straight or diagonal lines: fill them in.
+	dst = append(dst, g.pxy(ids[0]))
+	for i := 1; i < len(ids); i++ {
 		// Jump point runs are straight or diagonal lines, or a diagonal
 		// run then a straight one: fill them in, diagonal steps first.
-		dst = g.appendRun(dst, s.ids[i-1], s.ids[i])
+		dst = g.appendRun(dst, ids[i-1], ids[i])
 	}
 	if g.cost == nil {
 		// Count the steps for a cost free of accumulated rounding.
@@ -210,6 +219,28 @@ func (s *Searcher) AppendPath(dst []image.Point, from, to image.Point, q Query) 
 		}
 		res.Cost = float64(straight) + float64(diag)*math.Sqrt2
 	}
+	return dst, res
+}
+
+// AppendPath finds a path from one cell to another and appends its cells,
+// from and to included, to dst. A goal in another connected region is
+// answered at once with status [core.Unreachable] and nothing appended. A
+// start or goal outside the grid or on a blocked cell is an error.
+//
+// The search is A* with the query's heuristic, ties broken toward larger
+// cost-so-far; its cost is O(E log V) in the cells it touches.
+func (s *Searcher) AppendPath(dst []image.Point, from, to image.Point, q Query) ([]image.Point, Result, error) {
+	start, goal, h, opt, ok, err := s.setup(from, to, q)
+	if err != nil {
+		return dst, Result{}, err
+	}
+	if !ok {
+		return dst, Result{Status: core.Unreachable, End: from}, nil
+	}
+	r := s.s.Search(start, goal, h, opt)
+	s.onExpand = nil
+	s.ids = s.s.AppendPath(s.ids[:0], r.End)
+	dst, res := s.result(dst, r, from, s.ids)
 	return dst, res, nil
 }
 
@@ -221,6 +252,66 @@ func (s *Searcher) AppendOpen(dst []image.Point) []image.Point {
 		dst = append(dst, s.g.pxy(id))
 	}
 	return dst
+}
+
+// Sliced is a grid query spread over several calls, for games that give
+// pathfinding a few expansions per frame: [Sliced.Begin] starts it,
+// [Sliced.Step] expands a bounded number of nodes, and [Sliced.AppendPath]
+// gives the path once Step reports the end (or the best partial path before
+// that). It owns its scratch, so it never disturbs a [Searcher] or another
+// Sliced on the same grid; it is not safe for concurrent use.
+type Sliced struct {
+	query
+	s      *core.Sliced
+	from   image.Point
+	status core.Status // of a query settled by Begin alone
+	active bool
+}
+
+// NewSliced returns a time-sliced searcher for g; its scratch takes about 16
+// bytes per cell.
+func NewSliced(g *Grid) *Sliced {
+	s := &Sliced{}
+	s.init(g)
+	s.s = core.NewSliced(&s.q)
+	return s
+}
+
+// Begin starts a query, dropping any in progress. Errors are those of
+// [Searcher.AppendPath]; a goal in another region settles the query at once
+// as unreachable.
+func (s *Sliced) Begin(from, to image.Point, q Query) error {
+	start, goal, h, opt, ok, err := s.setup(from, to, q)
+	s.from, s.active = from, false
+	if err != nil || !ok {
+		s.status = core.Unreachable
+		return err
+	}
+	s.s.Begin(start, goal, h, opt)
+	s.active = true
+	return nil
+}
+
+// Step expands at most n nodes (cells, or jump points) and returns
+// [core.InProgress] while the search goes on, else its final status.
+func (s *Sliced) Step(n int) core.Status {
+	if !s.active {
+		return s.status
+	}
+	return s.s.Step(n)
+}
+
+// AppendPath appends the path found so far and returns its Result: the
+// whole path once Step has returned core.Found, a partial path toward the
+// goal while the search is in progress or after its budget ran out, and
+// nothing when the goal is unreachable.
+func (s *Sliced) AppendPath(dst []image.Point) ([]image.Point, Result) {
+	if !s.active {
+		return dst, Result{Status: s.status, End: s.from}
+	}
+	r := s.s.Result()
+	s.ids = s.s.AppendPath(s.ids[:0], r.End)
+	return s.result(dst, r, s.from, s.ids)
 }
 
 // appendRun appends the cells after a up to b, both padded indices: as many
