@@ -14,7 +14,11 @@
 // list is a typed binary heap with lazy deletion: an improved node is pushed
 // again and the stale entry is skipped when popped. Ties on f are broken
 // toward larger g, which on grids and meshes with many equal-cost paths
-// expands far fewer nodes.
+// expands far fewer nodes. Costs are compared to one part in 10¹²: f to 40
+// significant bits in the heap's integer keys, and a new cost for a node
+// counts as an improvement only when it is smaller by more than that, so
+// that sums of the same steps taken in another order, which differ in their
+// last bits, count as equal. Paths are optimal to that precision.
 //
 // [Sliced] runs the same search a bounded number of expansions at a time, so a
 // game can spread one long query over several frames; it owns its own scratch
@@ -127,25 +131,37 @@ type nodeState struct {
 	stamp  uint32
 }
 
-// entry is one open-list entry, 16 bytes. key holds the bits of f, a
-// non-negative float64, whose order as unsigned integers is the order of the
-// floats: integer compares are cheaper and branch less than float ones. tg is
-// the entry's cost from the start rounded to float32 bits; it only breaks ties
-// on f, where rounding cannot cost optimality.
+// entry is one open-list entry, 16 bytes, ordered by one integer compare.
+// key packs f and the tie-break: the bits of f, a non-negative float64
+// (whose order as unsigned integers is the order of the floats), with the
+// lowest tieBits bits of its mantissa replaced by 2^tieBits−1 − ⌊g/f ·
+// (2^tieBits−1)⌋, so that among entries whose f agree to 52−tieBits bits,
+// the one with larger g comes first. f is thus compared to one part in 2^40
+// (about 10⁻¹²), the same tolerance [noise] gives improvements: costs that
+// differ by less are rounding noise of sums taken in another order.
 type entry struct {
 	key  uint64
-	tg   uint32
 	node int32
 }
 
+const (
+	tieBits = 12
+	tieMax  = 1<<tieBits - 1
+)
+
 func makeEntry(f, g float64, n int32) entry {
-	return entry{key: math.Float64bits(f), tg: math.Float32bits(float32(g)), node: n}
+	tie := uint64(tieMax)
+	if f > 0 {
+		tie = tieMax - uint64(g/f*tieMax)
+		if tie > tieMax { // g > f: rounding, or an inconsistent h
+			tie = 0
+		}
+	}
+	return entry{key: math.Float64bits(f)&^tieMax | tie, node: n}
 }
 
 // less orders heap entries by f, then toward larger g.
-func less(a, b *entry) bool {
-	return a.key < b.key || (a.key == b.key && a.tg > b.tg)
-}
+func less(a, b *entry) bool { return a.key < b.key }
 
 // noise is the relative improvement below which a new cost for a node
 // counts as rounding noise rather than a shorter path: sums of the same
