@@ -1,0 +1,65 @@
+package navmesh_test
+
+import (
+	"fmt"
+
+	"github.com/cairn-nav/cairn/grid"
+	"github.com/cairn-nav/cairn/navmesh"
+	"github.com/go-gl/mathgl/mgl64"
+)
+
+func Example() {
+	// A wall stands between S and G (y grows down, row 0 at the top):
+	//
+	//	    0 1 2 3 4
+	//	  0 S . # . .
+	//	  1 . . # . .
+	//	  2 . . . . G
+	//
+	// The path cuts under the wall's corner at (2, 2); the best 8-connected
+	// path, (0,0) (1,1) (2,2) (3,2) (4,2), is 2 + 2√2 ≈ 4.8284 long.
+	g, err := grid.FromRows([]string{"S.#..", "..#..", "....G"}, grid.Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	m, err := navmesh.FromGrid(g, navmesh.Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	q := navmesh.NewQuery(m)
+	path, res, err := q.AppendPath(nil, mgl64.Vec2{0.5, 0.5}, mgl64.Vec2{4.5, 2.5})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, p := range path {
+		fmt.Printf("(%g, %g)\n", p[0], p[1])
+	}
+	fmt.Printf("%v, length %.4f\n", res.Status, res.Length)
+	// Output:
+	// (0.5, 0.5)
+	// (2, 2)
+	// (4.5, 2.5)
+	// found, length 4.6708
+}
+
+func ExampleMesh_Raycast() {
+	//	    0 1 2 3
+	//	  0 . . . .
+	//	  1 . # . .
+	//	  2 . . # .
+	//
+	// Cells (1,1) and (2,2) touch at the corner (2,2), which no path may
+	// pass through.
+	g, _ := grid.FromRows([]string{"....", ".#..", "..#."}, grid.Options{})
+	m, _ := navmesh.FromGrid(g, navmesh.Options{})
+	fmt.Println(m.Raycast(mgl64.Vec2{0.5, 0.5}, mgl64.Vec2{3.5, 0.5}))
+	fmt.Println(m.Raycast(mgl64.Vec2{1.5, 2.5}, mgl64.Vec2{2.5, 1.5}))
+	fmt.Println(m.Raycast(mgl64.Vec2{0.5, 2.5}, mgl64.Vec2{0.5, -1}))
+	// Output:
+	// false [3.5 0.5]
+	// true [2 2]
+	// true [0.5 0]
+}

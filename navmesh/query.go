@@ -1,0 +1,140 @@
+package navmesh
+
+import (
+	"fmt"
+
+	"github.com/cairn-nav/cairn/core"
+	"github.com/go-gl/mathgl/mgl64"
+)
+
+// Result describes a navmesh query.
+type Result struct {
+	// Status is core.Found or core.Unreachable.
+	Status core.Status
+	// Length is the Euclidean length of the returned path; 0 when none.
+	Length float64
+	// Expanded counts the search nodes taken from the open list (a cone
+	// with a single successor is stepped through without counting); 0 when
+	// the start and goal share a polygon or lie in different components.
+	Expanded int
+}
+
+// Query answers path queries on one mesh and owns their scratch memory.
+// Make one per goroutine with [NewQuery] and reuse it: once its buffers
+// have grown, a query allocates nothing beyond the path it appends. It is
+// not safe for concurrent use.
+type Query struct {
+	m   *Mesh
+	s   *core.Searcher
+	g   search
+	h   estimate
+	ids []int32
+}
+
+// firstLimit is the number of search nodes a new Query makes room for; a
+// search that needs more is run again with twice the room.
+const firstLimit = 1 << 12
+
+// NewQuery returns a query object for m. It allocates scratch in
+// proportion to the mesh's vertices.
+func NewQuery(m *Mesh) *Query {
+	q := &Query{m: m}
+	q.g.m = m
+	q.g.limit = firstLimit
+	q.g.nodes = make([]snode, 0, firstLimit)
+	q.g.best = make([]float64, len(m.verts))
+	q.g.bestGen = make([]uint32, len(m.verts))
+	q.h.s = &q.g
+	q.s = core.NewSearcher(&q.g)
+	return q
+}
+
+// AppendPath finds the shortest path from from to to on the mesh, appends
+// its points to dst and returns the extended slice with a description. The
+// path starts at from, ends at to, turns only at convex corners of the
+// walls, and has no repeated points and no points where it runs straight
+// on; with from == to it is the single point from. A goal in another
+// component of the mesh is answered at once with status core.Unreachable
+// and nothing appended. An end point off the mesh is an error (see
+// [Mesh.Nearest] to move it on).
+//
+// The search (see the package documentation) costs O(k log k) for the k
+// nodes it makes, which grow with the polygons near the shortest path rather
+// than with its length. It allocates only while its buffers, or dst, grow.
+func (q *Query) AppendPath(dst []mgl64.Vec2, from, to mgl64.Vec2) ([]mgl64.Vec2, Result, error) {
+	m := q.m
+	g := &q.g
+	var nsp, ngp int
+	g.sp, nsp = m.around(from)
+	if nsp == 0 {
+		return dst, Result{}, fmt.Errorf("navmesh: start (%g,%g) is not on the mesh", from[0], from[1])
+	}
+	g.gp, ngp = m.around(to)
+	if ngp == 0 {
+		return dst, Result{}, fmt.Errorf("navmesh: goal (%g,%g) is not on the mesh", to[0], to[1])
+	}
+	g.sps, g.gps = g.sp[:nsp], g.gp[:ngp]
+	connected := false
+	for _, a := range g.sps {
+		for _, b := range g.gps {
+			if a == b {
+				// Both in one convex polygon: the straight line.
+				base := len(dst)
+				dst = push(push(dst, base, from), base, to)
+				return dst, Result{Status: core.Found, Length: dist(to, from)}, nil
+			}
+			connected = connected || m.Connected(a, b)
+		}
+	}
+	if !connected {
+		return dst, Result{Status: core.Unreachable}, nil
+	}
+	var r core.Result
+	for {
+		g.begin(from, to)
+		r = q.s.Search(0, 1, &q.h, core.Options{})
+		if !g.overflow {
+			break
+		}
+		g.limit *= 2 // the searcher grows its scratch at the next search
+	}
+	if r.Status != core.Found {
+		return dst, Result{Status: core.Unreachable, Expanded: r.Expanded}, nil
+	}
+	q.ids = q.s.AppendPath(q.ids[:0], 1)
+	base := len(dst)
+	dst = push(dst, base, from)
+	for _, id := range q.ids {
+		if n := &g.nodes[id]; n.root >= 0 {
+			dst = push(dst, base, m.verts[n.root])
+		}
+	}
+	dst = push(dst, base, to)
+	res := Result{Status: core.Found, Expanded: r.Expanded}
+	for i := base + 1; i < len(dst); i++ {
+		res.Length += dist(dst[i], dst[i-1])
+	}
+	return dst, res, nil
+}
+
+// push appends p to the path dst[base:], dropping a repeat of the last
+// point and a last point that p continues in a straight line.
+func push(dst []mgl64.Vec2, base int, p mgl64.Vec2) []mgl64.Vec2 {
+	k := len(dst)
+	if k > base && dst[k-1] == p {
+		return dst
+	}
+	if k-base >= 2 {
+		a, b := dst[k-2], dst[k-1]
+		if cross(a, b, p) == 0 && b.Sub(a).Dot(p.Sub(b)) > 0 {
+			dst[k-1] = p
+			return dst
+		}
+	}
+	return append(dst, p)
+}
+
+// estimate is the heuristic of the search: each node's, stored with it.
+type estimate struct{ s *search }
+
+func (e *estimate) Estimate(n int32) float64 { return e.s.nodes[n].h }

@@ -1,0 +1,368 @@
+package navmesh
+
+import (
+	"math"
+
+	"github.com/cairn-nav/cairn/core"
+	"github.com/go-gl/mathgl/mgl64"
+)
+
+// Search node kinds. Node 0 of every search is the start and node 1 the
+// goal; the others are made as the search goes.
+const (
+	kindStart uint8 = iota
+	kindGoal
+	kindPoint // a turn at a wall corner into one polygon, all of which it sees
+	kindCone  // a root and the interval of a portal it sees into a polygon
+	kindFan   // a turn at a corner of a cone's portal, into its polygon's shadow
+)
+
+// snode is a search node. The path to it is taut and ends at its root (the
+// start, or a vertex where the path turns), at cost g. A cone or fan node
+// sees from its root the part of polygon poly between the rays from the
+// root through right and through left: for a cone, the interval [left,
+// right] of poly's entry edge edge; for a fan, the shadow that its root, a
+// corner of the entry edge, casts for the root before. h is the node's
+// heuristic, a lower bound on the length from its root to the goal.
+type snode struct {
+	left, right mgl64.Vec2
+	g, h        float64
+	root        int32 // vertex; −1 for the start
+	poly        PolyID
+	edge        int32
+	kind        uint8
+}
+
+// search is the graph core searches for one query. Its nodes are made while
+// it is searched; there is room for limit of them, and a search that runs
+// out of room sets overflow and is run again with more.
+type search struct {
+	m           *Mesh
+	nodes       []snode
+	limit       int
+	overflow    bool
+	start, goal mgl64.Vec2
+	sp, gp      [4]PolyID // polygons holding the start and the goal
+	sps, gps    []PolyID
+	// The least cost at which each vertex has become a root this search,
+	// valid where bestGen is gen.
+	best    []float64
+	bestGen []uint32
+	gen     uint32
+}
+
+// Tolerances. sinEps is the sine of the angle below which three points count
+// as collinear; costEps the relative difference below which two costs of a
+// root count as equal.
+const (
+	sinEps  = 1e-10
+	costEps = 1e-10
+)
+
+func (s *search) begin(from, to mgl64.Vec2) {
+	s.start, s.goal = from, to
+	s.overflow = false
+	s.gen++
+	if s.gen == 0 {
+		clear(s.bestGen)
+		s.gen = 1
+	}
+	s.nodes = append(s.nodes[:0],
+		snode{kind: kindStart, root: -1, h: dist(to, from)},
+		snode{kind: kindGoal, root: -1})
+}
+
+func (s *search) NumNodes() int { return s.limit }
+
+func (s *search) add(n snode) int32 {
+	if len(s.nodes) >= s.limit {
+		s.overflow = true
+		return -1
+	}
+	s.nodes = append(s.nodes, n)
+	return int32(len(s.nodes) - 1)
+}
+
+func (s *search) bestAt(v int32) float64 {
+	if s.bestGen[v] != s.gen {
+		return math.Inf(1)
+	}
+	return s.best[v]
+}
+
+func (s *search) isGoalPoly(p PolyID) bool {
+	for _, q := range s.gps {
+		if q == p {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *search) AppendEdges(dst []core.Edge, id int32) []core.Edge {
+	n := s.nodes[id] // a copy: expanding appends to s.nodes
+	if n.root >= 0 && n.g > s.bestAt(n.root)*(1+costEps) {
+		return dst // a cheaper way to this node's root was found since
+	}
+	base := len(dst)
+	for {
+		switch n.kind {
+		case kindStart:
+			return s.expandPoint(dst, s.start, -1, 0, s.sps)
+		case kindPoint:
+			return s.expandPoint(dst, s.m.verts[n.root], n.root, n.g, []PolyID{n.poly})
+		}
+		dst = s.expandCone(dst, &n)
+		// A cone with a single successor, a cone of the same root, is only
+		// a step through a polygon: expand that successor at once, without
+		// a round through the open list (Polyanya's intermediate pruning).
+		last := int32(len(s.nodes) - 1)
+		if len(dst) != base+1 || dst[base].To != last || s.nodes[last].kind != kindCone || s.nodes[last].root != n.root {
+			return dst
+		}
+		n = s.nodes[last]
+		s.nodes = s.nodes[:last]
+		dst = dst[:base]
+	}
+}
+
+// deadEnd reports whether a path entering polygon p could only leave it the
+// way it came: p has one portal and does not hold the goal.
+func (s *search) deadEnd(p PolyID) bool {
+	return s.m.polys[p].nport == 1 && !s.isGoalPoly(p)
+}
+
+// turn adds a node of kind point or fan with root v, reached straight from
+// at (the position of a root of cost g), unless v has been reached more
+// cheaply already.
+func (s *search) turn(dst []core.Edge, n snode, at mgl64.Vec2, g float64) []core.Edge {
+	if n.kind == kindPoint && s.deadEnd(n.poly) {
+		return dst
+	}
+	pv := s.m.verts[n.root]
+	step := dist(pv, at)
+	n.g = g + step
+	if b := s.bestAt(n.root); n.g > b*(1+costEps) {
+		return dst
+	} else if n.g < b {
+		s.best[n.root], s.bestGen[n.root] = n.g, s.gen
+	}
+	n.h = dist(s.goal, pv)
+	id := s.add(n)
+	if id < 0 {
+		return dst
+	}
+	return append(dst, core.Edge{To: id, Cost: step})
+}
+
+// cone adds a node looking from root (at position at, cost g) through the
+// interval [left, right] of edge edge of polygon poly.
+func (s *search) cone(dst []core.Edge, root int32, at mgl64.Vec2, g float64, poly PolyID, edge int32, left, right mgl64.Vec2) []core.Edge {
+	if s.deadEnd(poly) {
+		return dst
+	}
+	id := s.add(snode{kind: kindCone, root: root, g: g, h: coneH(at, left, right, s.goal),
+		poly: poly, edge: edge, left: left, right: right})
+	if id < 0 {
+		return dst
+	}
+	return append(dst, core.Edge{To: id, Cost: 0})
+}
+
+// expandPoint expands a root at position at that lies in each of polys:
+// everything in them is in sight.
+func (s *search) expandPoint(dst []core.Edge, at mgl64.Vec2, root int32, g float64, polys []PolyID) []core.Edge {
+	m := s.m
+	for _, pid := range polys {
+		if s.isGoalPoly(pid) {
+			dst = append(dst, core.Edge{To: 1, Cost: dist(s.goal, at)})
+		}
+		p := m.polys[pid]
+		for i := range p.ne {
+			nb := m.enb[p.e0+i]
+			if nb < 0 {
+				continue
+			}
+			ia, ib := m.edgeIDs(p, i)
+			a, b := m.verts[ia], m.verts[ib]
+			if side(a, b, at) != 0 {
+				// Leaving p through this edge, b is on the left.
+				dst = s.cone(dst, root, at, g, nb, m.etwin[p.e0+i], b, a)
+				continue
+			}
+			if b.Sub(a).Dot(at.Sub(a)) >= 0 && a.Sub(b).Dot(at.Sub(b)) >= 0 {
+				continue // at is on the edge: nb is not seen through p
+			}
+			// The edge is on a line through at: the path can run along it
+			// to its nearer end and turn there into nb.
+			u := ia
+			if b.Sub(at).LenSqr() < a.Sub(at).LenSqr() {
+				u = ib
+			}
+			if m.reflex[u] {
+				dst = s.turn(dst, snode{kind: kindPoint, root: u, poly: nb}, at, g)
+			}
+		}
+	}
+	return dst
+}
+
+// expandCone projects a cone or fan node across its polygon.
+func (s *search) expandCone(dst []core.Edge, n *snode) []core.Edge {
+	m := s.m
+	p := m.polys[n.poly]
+	r := s.start
+	if n.root >= 0 {
+		r = m.verts[n.root]
+	}
+	L, R := n.left, n.right
+	seen := func(q mgl64.Vec2) bool { return side(r, R, q) <= 0 && side(r, L, q) >= 0 }
+	if s.isGoalPoly(n.poly) && seen(s.goal) {
+		dst = append(dst, core.Edge{To: 1, Cost: dist(s.goal, r)})
+	}
+	// The entry edge runs from vk (on the left seen from the root) to vk1.
+	// Where a cone's interval ends at one of them and it is a wall corner
+	// that hides part of the polygon, the path may turn there: a fan.
+	vk, vk1 := m.edgeIDs(p, n.edge)
+	if n.kind == kindCone {
+		if v := m.verts[vk1]; R == v && m.reflex[vk1] {
+			_, next := m.edgeIDs(p, (n.edge+1)%p.ne)
+			if side(r, R, m.verts[next]) > 0 {
+				fan := snode{kind: kindFan, root: vk1, poly: n.poly, edge: n.edge,
+					left: v.Add(v.Sub(r)), right: v.Add(v.Sub(m.verts[vk]))}
+				dst = s.turn(dst, fan, r, n.g)
+			}
+		}
+		if v := m.verts[vk]; L == v && m.reflex[vk] {
+			prev, _ := m.edgeIDs(p, (n.edge+p.ne-1)%p.ne)
+			if side(r, L, m.verts[prev]) < 0 {
+				fan := snode{kind: kindFan, root: vk, poly: n.poly, edge: n.edge,
+					left: v.Add(v.Sub(m.verts[vk1])), right: v.Add(v.Sub(r))}
+				dst = s.turn(dst, fan, r, n.g)
+			}
+		}
+	}
+	// The other edges, from vk1 round to vk: the part of each between the
+	// two rays is in sight.
+	for j := int32(1); j < p.ne; j++ {
+		i := n.edge + j
+		if i >= p.ne {
+			i -= p.ne
+		}
+		nb := m.enb[p.e0+i]
+		if nb < 0 {
+			continue
+		}
+		ia, ib := m.edgeIDs(p, i)
+		a, b := m.verts[ia], m.verts[ib]
+		if side(a, b, r) == 0 {
+			// The edge lies on a line through the root. A fan's root may
+			// be one of its ends: then it sees all of nb. Otherwise the
+			// path can run along the edge to its nearer end and turn.
+			switch {
+			case ia == n.root || ib == n.root:
+				if id := int32(-1); seen(a) && seen(b) {
+					if id = s.add(snode{kind: kindPoint, root: n.root, poly: nb, g: n.g, h: n.h}); id >= 0 {
+						dst = append(dst, core.Edge{To: id, Cost: 0})
+					}
+				}
+			default:
+				u := ia
+				if b.Sub(r).LenSqr() < a.Sub(r).LenSqr() {
+					u = ib
+				}
+				if m.reflex[u] && seen(m.verts[u]) {
+					dst = s.turn(dst, snode{kind: kindPoint, root: u, poly: nb}, r, n.g)
+				}
+			}
+			continue
+		}
+		t0, t1 := 0.0, 1.0
+		// Keep the part on or left of the right ray (side ≤ 0)...
+		sa, sb := side(r, R, a), side(r, R, b)
+		switch {
+		case sa > 0 && sb > 0:
+			continue
+		case sa > 0:
+			t0 = math.Max(t0, sa/(sa-sb))
+		case sb > 0:
+			t1 = math.Min(t1, sa/(sa-sb))
+		}
+		// ...and on or right of the left ray (side ≥ 0).
+		sa, sb = side(r, L, a), side(r, L, b)
+		switch {
+		case sa < 0 && sb < 0:
+			continue
+		case sa < 0:
+			t0 = math.Max(t0, sa/(sa-sb))
+		case sb < 0:
+			t1 = math.Min(t1, sa/(sa-sb))
+		}
+		if !(t0 < t1) {
+			continue
+		}
+		pa, pb := a, b
+		if t0 > 0 {
+			pa = a.Add(b.Sub(a).Mul(t0))
+		}
+		if t1 < 1 {
+			pb = a.Add(b.Sub(a).Mul(t1))
+		}
+		dst = s.cone(dst, n.root, r, n.g, nb, m.etwin[p.e0+i], pb, pa)
+	}
+	return dst
+}
+
+// edgeIDs returns the vertices of edge i of p, in p's order.
+func (m *Mesh) edgeIDs(p poly, i int32) (int32, int32) {
+	j := i + 1
+	if j == p.ne {
+		j = 0
+	}
+	return m.ev[p.e0+i], m.ev[p.e0+j]
+}
+
+// cross returns (a−o) × (p−o): negative when p is left of a walker at o
+// facing a (y down), positive when right, 0 when collinear.
+func cross(o, a, p mgl64.Vec2) float64 {
+	return (a[0]-o[0])*(p[1]-o[1]) - (a[1]-o[1])*(p[0]-o[0])
+}
+
+// side is cross(o, a, p), or 0 when the angle at o between a and p is
+// below sinEps: rounding cannot then tell the side.
+func side(o, a, p mgl64.Vec2) float64 {
+	ax, ay := a[0]-o[0], a[1]-o[1]
+	px, py := p[0]-o[0], p[1]-o[1]
+	c := ax*py - ay*px
+	if c*c <= sinEps*sinEps*(ax*ax+ay*ay)*(px*px+py*py) {
+		return 0
+	}
+	return c
+}
+
+// dist returns the distance between a and b. (mgl64's Len uses math.Hypot,
+// which guards against overflow at several times the cost.)
+func dist(a, b mgl64.Vec2) float64 {
+	dx, dy := a[0]-b[0], a[1]-b[1]
+	return math.Sqrt(dx*dx + dy*dy)
+}
+
+// coneH is the length of the shortest path from r through the segment
+// [left, right] to goal: straight when the line crosses it, else round the
+// nearer end, with the goal mirrored to the far side when it lies on r's.
+func coneH(r, left, right, goal mgl64.Vec2) float64 {
+	if left == right {
+		return dist(left, r) + dist(goal, left)
+	}
+	cr, cg := cross(left, right, r), cross(left, right, goal)
+	if (cr > 0 && cg > 0) || (cr < 0 && cg < 0) {
+		d := right.Sub(left)
+		v := goal.Sub(left)
+		goal = left.Add(d.Mul(2 * v.Dot(d) / d.Dot(d))).Sub(v)
+	}
+	a, b := cross(r, goal, left), cross(r, goal, right)
+	if (a <= 0 && b >= 0) || (a >= 0 && b <= 0) {
+		return dist(goal, r)
+	}
+	return math.Min(dist(left, r)+dist(goal, left), dist(right, r)+dist(goal, right))
+}
