@@ -13,8 +13,10 @@ import (
 // Options tunes how a mesh is built. The zero value is a mesh for a point
 // agent.
 type Options struct {
-	// Radius is the agent's radius, by which walls would be pushed out.
-	// Only 0 (a point agent) is supported yet; other values are an error.
+	// Radius is the agent's radius: the mesh keeps only the cells every
+	// point of which is at least Radius from every blocked cell and from the
+	// map's edge, so paths keep that distance from walls (see erode). 0 is
+	// a point agent; negative, NaN or infinite values are an error.
 	Radius float64
 }
 
@@ -31,7 +33,10 @@ func FromGrid(g *grid.Grid, opt Options) (*Mesh, error) {
 		return nil, errors.New("navmesh: nil grid")
 	}
 	if opt.Radius != 0 {
-		return nil, fmt.Errorf("navmesh: agent radius %v is not supported yet, want 0", opt.Radius)
+		var err error
+		if g, err = erode(g, opt.Radius); err != nil {
+			return nil, err
+		}
 	}
 	w, h := g.Width(), g.Height()
 	if (w+1)*(h+1) > math.MaxInt32 {

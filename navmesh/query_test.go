@@ -134,8 +134,10 @@ func TestAppendPathErrors(t *testing.T) {
 			t.Errorf("AppendPath(%v, %v) = %v, %v, want error %q", tc.from, tc.to, dst, err, tc.want)
 		}
 	}
-	if _, err := navmesh.FromGrid(g, navmesh.Options{Radius: 0.5}); err == nil {
-		t.Error("FromGrid with Radius 0.5: no error")
+	for _, r := range []float64{-1, math.NaN(), math.Inf(1)} {
+		if _, err := navmesh.FromGrid(g, navmesh.Options{Radius: r}); err == nil {
+			t.Errorf("FromGrid with Radius %v: no error", r)
+		}
 	}
 }
 
