@@ -16,6 +16,7 @@ import (
 // sight when asked.
 type hpaRouter struct {
 	g      *grid.Grid
+	hg     *hpa.Graph
 	q      *hpa.Query
 	smooth bool
 	cells  []image.Point // the cell path, before smoothing
@@ -28,7 +29,12 @@ func newHPARouter(g *grid.Grid, rf *routerFlags) (router, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &hpaRouter{g: g, q: hpa.NewQuery(hg), smooth: rf.smooth}, nil
+	return newHPARouterFor(g, hg, rf.smooth), nil
+}
+
+// newHPARouterFor returns a router that answers with hg, a graph of g.
+func newHPARouterFor(g *grid.Grid, hg *hpa.Graph, smooth bool) *hpaRouter {
+	return &hpaRouter{g: g, hg: hg, q: hpa.NewQuery(hg), smooth: smooth}
 }
 
 func loadGraph(g *grid.Grid, path string) (*hpa.Graph, error) {
@@ -63,6 +69,19 @@ func (r *hpaRouter) route(dst []image.Point, from, to image.Point) ([]image.Poin
 		n0 := len(dst)
 		dst = smooth.AppendCornerTurns(dst, r.cells, r.g.LineOfSight)
 		st.cost = smooth.Length(dst[n0:])
+	}
+	return dst, st, nil
+}
+
+func (r *hpaRouter) traceRoute(dst []image.Point, from, to image.Point, t *trace) ([]image.Point, stats, error) {
+	dst, st, err := r.route(dst, from, to)
+	if err != nil {
+		return dst, st, err
+	}
+	t.graph = r.hg
+	t.abstract, _ = r.q.AppendAbstract(t.abstract)
+	if r.smooth {
+		t.cells = append(t.cells, r.cells...)
 	}
 	return dst, st, nil
 }

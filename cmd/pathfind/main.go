@@ -47,6 +47,18 @@ var commands = []command{
 		summary:  "run a Moving AI scenario file and summarise matches and timings",
 		setup:    setupScen,
 	},
+	{
+		name:     "serve",
+		synopsis: "serve -map FILE [-graph FILE] [-addr HOST:PORT]",
+		summary:  "serve a web page of the map that compares the searches' paths and lets you edit walls",
+		setup:    setupServe,
+	},
+	{
+		name:     "demo",
+		synopsis: "demo [-size N] [-seed S] [-o FILE.png]",
+		summary:  "generate a world, answer one long query with grid A*, plain A*, HPA* and the navmesh, print a table and draw a picture",
+		setup:    setupDemo,
+	},
 }
 
 // usageError is a mistake on the command line; it exits with status 2.

@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"image"
 	"io"
 	"time"
 
@@ -16,6 +17,9 @@ func setupRoute(fs *flag.FlagSet) func(io.Writer) error {
 	fs.Var(&from, "from", "start cell `x,y` (required)")
 	fs.Var(&to, "to", "goal cell `x,y` (required)")
 	showPath := fs.Bool("path", false, "also print the path's cells as x,y tokens")
+	pngPath := fs.String("png", "", "also draw the map, the search and the path to PNG `file`: cells expanded light blue and left open yellow\n"+
+		"(grid searches), cluster borders, abstract nodes coloured by level and the abstract path purple (hpa), the path blue,\n"+
+		"smoothed red, start green, goal cyan; maps over 1024 cells a side are scaled down")
 	rf := addRouterFlags(fs)
 	return func(stdout io.Writer) error {
 		switch {
@@ -28,6 +32,11 @@ func setupRoute(fs *flag.FlagSet) func(io.Writer) error {
 		}
 		if err := rf.check(); err != nil {
 			return err
+		}
+		if *pngPath != "" {
+			if err := checkOutDir("-png", *pngPath); err != nil {
+				return err
+			}
 		}
 		g, err := grid.LoadMap(*mapPath, grid.Options{})
 		if err != nil {
@@ -70,8 +79,33 @@ func setupRoute(fs *flag.FlagSet) func(io.Writer) error {
 				return err
 			}
 		}
+		if *pngPath != "" {
+			c, err := routePicture(g, r, path, from.p, to.p, st)
+			if err != nil {
+				return err
+			}
+			if err := c.writePNG(*pngPath); err != nil {
+				return err
+			}
+			fmt.Fprintf(stdout, "picture   %s (%s)\n", *pngPath, c.scaleNote())
+		}
 		return nil
 	}
+}
+
+// routePicture draws the picture of a route answered by r. A router that
+// can trace answers the query again with tracing on, so that the time
+// printed is that of an untraced query.
+func routePicture(g *grid.Grid, r router, path []image.Point, from, to image.Point, st stats) (*canvas, error) {
+	tr, ok := r.(tracer)
+	if !ok {
+		return drawRoute(g, path, from, to, st.turns, nil), nil
+	}
+	var t trace
+	if _, _, err := tr.traceRoute(nil, from, to, &t); err != nil {
+		return nil, err
+	}
+	return drawRoute(g, path, from, to, st.turns, &t), nil
 }
 
 // formatMicros formats d in microseconds with one decimal.

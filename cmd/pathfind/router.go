@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"image"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/cairn-nav/cairn/grid"
+	"github.com/cairn-nav/cairn/hpa"
 	"github.com/cairn-nav/cairn/internal/baseline"
 )
 
@@ -34,6 +36,31 @@ type stats struct {
 // means the query itself was bad. A router is used by one goroutine.
 type router interface {
 	route(dst []image.Point, from, to image.Point) ([]image.Point, stats, error)
+}
+
+// trace records what a query's searches looked at, for pictures. A router
+// fills the parts it knows and leaves the others empty.
+type trace struct {
+	// expanded holds the cells a grid search expanded, in order; under jump
+	// point search only the jump points are expanded.
+	expanded []image.Point
+	// open holds the cells left on a grid search's open list.
+	open []image.Point
+	// graph is the HPA* graph searched, for its cluster borders and nodes.
+	graph *hpa.Graph
+	// abstract holds the abstract path, start and goal included; it is
+	// empty when HPA* answered within a window of clusters.
+	abstract []image.Point
+	// cells holds the cell path that a smoothed path was made from.
+	cells []image.Point
+}
+
+// tracer is a router that can also record a trace of a query. traceRoute
+// answers like route and fills t; it may be slower than route (it collects
+// every expansion), so timings come from route.
+type tracer interface {
+	router
+	traceRoute(dst []image.Point, from, to image.Point, t *trace) ([]image.Point, stats, error)
 }
 
 // routerFlags holds the flags every command that routes shares. Later layers
@@ -102,7 +129,7 @@ var algos = []algo{
 	{name: "astar", doc: "grid A*, octile heuristic, jump points where the map allows", gridQuery: true, build: newGridRouter(grid.Auto)},
 	{name: "dijkstra", doc: "Dijkstra over every cell", gridQuery: true, build: newGridRouter(grid.Zero)},
 	{name: "baseline", doc: "plain reference A* for comparison", build: newBaselineRouter},
-	{name: "hpa", doc: "HPA* over clusters of 16 cells, or those of the -graph file; paths a few per cent longer than optimal", graphFlags: true, approx: true, build: newHPARouter},
+	{name: "hpa", doc: "HPA* over clusters of " + strconv.Itoa(hpa.DefaultClusterSize) + " cells, or those of the -graph file; paths a few per cent longer than optimal", graphFlags: true, approx: true, build: newHPARouter},
 }
 
 func lookupAlgo(name string) (algo, bool) {
@@ -149,6 +176,17 @@ func (r *gridRouter) route(dst []image.Point, from, to image.Point) ([]image.Poi
 	if err != nil {
 		return dst, stats{}, err
 	}
+	return dst, stats{cost: res.Cost, expanded: res.Expanded, status: res.Status.String()}, nil
+}
+
+func (r *gridRouter) traceRoute(dst []image.Point, from, to image.Point, t *trace) ([]image.Point, stats, error) {
+	q := r.q
+	q.OnExpand = func(p image.Point, _ float64) { t.expanded = append(t.expanded, p) }
+	dst, res, err := r.s.AppendPath(dst, from, to, q)
+	if err != nil {
+		return dst, stats{}, err
+	}
+	t.open = r.s.AppendOpen(t.open)
 	return dst, stats{cost: res.Cost, expanded: res.Expanded, status: res.Status.String()}, nil
 }
 

@@ -53,6 +53,10 @@ type summary struct {
 // maxReported bounds the mismatches listed before a text summary.
 const maxReported = 10
 
+// scenProgressMin is the fewest scenarios a run must have to get a progress
+// bar (on a terminal); shorter runs end before one would help.
+const scenProgressMin = 200
+
 // setupScen defines the flags of "pathfind scen".
 func setupScen(fs *flag.FlagSet) func(io.Writer) error {
 	mapPath := fs.String("map", "", "Moving AI .map `file` (required)")
@@ -104,6 +108,11 @@ func setupScen(fs *flag.FlagSet) func(io.Writer) error {
 			sub      subopt
 		)
 		a, _ := lookupAlgo(rf.algo)
+		var bar *progress
+		if n := (len(scens) + *every - 1) / *every; n > scenProgressMin {
+			bar = startProgress(n, "scenarios")
+		}
+		defer bar.finish()
 		for i := 0; i < len(scens); i += *every {
 			s := scens[i]
 			q0 := time.Now()
@@ -139,6 +148,7 @@ func setupScen(fs *flag.FlagSet) func(io.Writer) error {
 			}
 			if note != "" && !*asJSON && reported < maxReported {
 				reported++
+				bar.clear() // stdout may be the same terminal
 				fmt.Fprintf(stdout, "scenario %d: %s to %s, optimal %.8g: %s\n",
 					i, pointString(s.Start), pointString(s.Goal), s.Optimal, note)
 			}
@@ -150,7 +160,9 @@ func setupScen(fs *flag.FlagSet) func(io.Writer) error {
 				}
 				lines = append(lines, '\n')
 			}
+			bar.add(1)
 		}
+		bar.finish()
 		if *pathsOut != "" {
 			if err := writeFileAtomic(*pathsOut, lines); err != nil {
 				return err

@@ -1,0 +1,279 @@
+package main
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"image"
+	"io"
+	"slices"
+	"time"
+
+	"github.com/go-gl/mathgl/mgl64"
+
+	"github.com/cairn-nav/cairn/core"
+	"github.com/cairn-nav/cairn/grid"
+	"github.com/cairn-nav/cairn/hpa"
+	"github.com/cairn-nav/cairn/mapgen"
+	"github.com/cairn-nav/cairn/navmesh"
+)
+
+// plainMaxCells bounds the maps on which the demo runs plain grid A*: on
+// the default 4096² world its long query expands 2.4 million cells in about
+// 0.75 s on a 2-core machine, and beyond that it would take seconds.
+const plainMaxCells = 4096 * 4096
+
+// Timing of the demo's queries: one untimed run warms a router's scratch,
+// then up to demoRuns timed runs, fewer once they have taken demoBudget.
+const (
+	demoRuns   = 3
+	demoBudget = 500 * time.Millisecond
+)
+
+// demoRow is one method of the demo's table, and its line in the picture.
+type demoRow struct {
+	name    string // as the route command's flags spell it
+	skipped string // why the method did not run; empty when it ran
+	st      stats
+	time    time.Duration // median of the timed runs
+	runs    int
+	path    []mgl64.Vec2 // in world coordinates, for the picture
+	col     uint8
+	wide    bool // drawn wide, under the others
+	colour  string
+}
+
+// setupDemo defines the flags of "pathfind demo".
+func setupDemo(fs *flag.FlagSet) func(io.Writer) error {
+	size := fs.Int("size", mapgen.DefaultSize, fmt.Sprintf("side of the generated world in cells, `N` ≥ %d", mapgen.MinSize))
+	seed := fs.Uint64("seed", 0, "world `seed`: each one gives a different world")
+	out := fs.String("o", "demo.png", "write the picture of the world and the paths to PNG `file`")
+	return func(stdout io.Writer) error {
+		switch {
+		case *size < mapgen.MinSize:
+			return usagef("-size %d, want %d or more", *size, mapgen.MinSize)
+		case *size > grid.MaxCells / *size:
+			return usagef("-size %d, want a world of at most %d cells", *size, grid.MaxCells)
+		case *out == "":
+			return usagef("-o is empty")
+		}
+		if err := checkOutDir("-o", *out); err != nil {
+			return err
+		}
+		return demo(stdout, *size, *seed, *out)
+	}
+}
+
+// demo generates the world, answers its long query with each method,
+// prints the table and writes the picture.
+func demo(stdout io.Writer, size int, seed uint64, out string) error {
+	w := bufio.NewWriter(stdout)
+	defer w.Flush()
+	t0 := time.Now()
+	g, err := mapgen.World(mapgen.WorldOptions{Seed: seed, Width: size, Height: size})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "world   %d×%d cells, seed %d (mapgen.World), generated in %s\n", size, size, seed, formatDuration(time.Since(t0)))
+	from, to, ok := mapgen.FarPair(g)
+	if !ok {
+		return fmt.Errorf("the world of seed %d has no free cell", seed)
+	}
+	fmt.Fprintf(w, "query   %s to %s (mapgen.FarPair)\n", pointString(from), pointString(to))
+	w.Flush()
+
+	// One searcher serves both grid rows: its scratch is 16 bytes a cell.
+	s := grid.NewSearcher(g)
+	var rows []demoRow
+	row, err := demoRun(g, "astar", &gridRouter{s: s}, from, to)
+	if err != nil {
+		return err
+	}
+	row.col, row.colour = colPath, "blue"
+	rows = append(rows, row)
+
+	if size*size <= plainMaxCells {
+		row, err = demoRun(g, "astar -plain", &gridRouter{s: s, q: grid.Query{Plain: true}}, from, to)
+		if err != nil {
+			return err
+		}
+	} else {
+		row = demoRow{name: "astar -plain", skipped: fmt.Sprintf("skipped: over %d cells, it would take seconds", plainMaxCells)}
+	}
+	row.col, row.wide, row.colour = colPlain, true, "orange, wide"
+	rows = append(rows, row)
+
+	t1 := time.Now()
+	hg, err := buildWithProgress(g)
+	if err != nil {
+		return err
+	}
+	_, nodes, _ := hg.LevelStats(1)
+	fmt.Fprintf(w, "graph   HPA* (hpa.Build), clusters of %d, levels %d, nodes %d, built in %s\n",
+		hg.ClusterSize(), hg.Levels(), nodes, formatDuration(time.Since(t1)))
+	row, err = demoRun(g, "hpa -smooth", newHPARouterFor(g, hg, true), from, to)
+	if err != nil {
+		return err
+	}
+	row.col, row.colour = colSmooth, "red"
+	rows = append(rows, row)
+
+	w.Flush()
+
+	row, err = demoNavmesh(w, g, from, to)
+	if err != nil {
+		return err
+	}
+	row.col, row.colour = colNavmesh, "magenta"
+	rows = append(rows, row)
+
+	fmt.Fprintln(w)
+	printDemoTable(w, rows)
+	fmt.Fprintln(w)
+
+	c := newCanvas(g)
+	for _, wide := range []bool{true, false} {
+		for _, r := range rows {
+			if r.wide == wide {
+				c.polyline(r.path, c.lineWidth(wide), r.col)
+			}
+		}
+	}
+	mw := c.markerWidth()
+	c.marker(from, mw, colStart)
+	c.marker(to, mw, colGoal)
+	if err := c.writePNG(out); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "picture %s (%s; start green, goal cyan)\n", out, c.scaleNote())
+	fmt.Fprintf(w, "total   %s\n", formatDuration(time.Since(t0)))
+	return w.Flush()
+}
+
+// demoTime calls answer once untimed, to warm the scratch it uses, then up
+// to demoRuns times timed, fewer once they have taken demoBudget, and
+// returns the median time and the timed runs.
+func demoTime(answer func() error) (time.Duration, int, error) {
+	var times []time.Duration
+	var total time.Duration
+	for i := 0; i <= demoRuns && (i < 2 || total < demoBudget); i++ {
+		t := time.Now()
+		err := answer()
+		d := time.Since(t)
+		if err != nil {
+			return 0, 0, err
+		}
+		if i > 0 {
+			times = append(times, d)
+			total += d
+		}
+	}
+	slices.Sort(times)
+	return times[len(times)/2], len(times), nil
+}
+
+// demoRun times the answers of r from from to to, checks the last against
+// the map and returns its row.
+func demoRun(g *grid.Grid, name string, r router, from, to image.Point) (demoRow, error) {
+	row := demoRow{name: name}
+	var path []image.Point
+	var err error
+	row.time, row.runs, err = demoTime(func() error {
+		var err error
+		path, row.st, err = r.route(path[:0], from, to)
+		return err
+	})
+	if err != nil {
+		return row, err
+	}
+	if err := verify(g, path, from, to, row.st); err != nil {
+		return row, fmt.Errorf("%s answered %s to %s wrongly: %w", name, pointString(from), pointString(to), err)
+	}
+	for _, p := range path {
+		row.path = append(row.path, centre(p))
+	}
+	return row, nil
+}
+
+// demoNavmesh builds the navmesh of g, prints a line about it, and times
+// its any-angle answers from the centre of cell from to that of cell to.
+func demoNavmesh(w io.Writer, g *grid.Grid, from, to image.Point) (demoRow, error) {
+	row := demoRow{name: "navmesh"}
+	t := time.Now()
+	m, err := navmesh.FromGrid(g, navmesh.Options{})
+	if err != nil {
+		return row, err
+	}
+	fmt.Fprintf(w, "mesh    navmesh (navmesh.FromGrid), polygons %d, built in %s\n", m.NumPolys(), formatDuration(time.Since(t)))
+	q := navmesh.NewQuery(m)
+	a, b := centre(from), centre(to)
+	var res navmesh.Result
+	row.time, row.runs, err = demoTime(func() error {
+		var err error
+		row.path, res, err = q.AppendPath(row.path[:0], a, b)
+		return err
+	})
+	if err != nil {
+		return row, err
+	}
+	row.st = stats{cost: res.Length, expanded: res.Expanded, status: res.Status.String()}
+	if res.Status == core.Found && (len(row.path) == 0 || row.path[0] != a || row.path[len(row.path)-1] != b) {
+		return row, fmt.Errorf("navmesh answered %s to %s with a path that does not join them", pointString(from), pointString(to))
+	}
+	return row, nil
+}
+
+// buildWithProgress builds the HPA* graph of g with the default options,
+// with a progress bar when progressOut is a terminal.
+func buildWithProgress(g *grid.Grid) (*hpa.Graph, error) {
+	var opt hpa.Options
+	var bar *progress
+	if isTerminal(progressOut) {
+		opt.Progress = func(done, total int) {
+			if bar == nil {
+				bar = startProgress(total, "hpa clusters")
+			}
+			bar.set(done)
+		}
+	}
+	hg, err := hpa.Build(g, opt)
+	bar.finish()
+	return hg, err
+}
+
+func printDemoTable(w io.Writer, rows []demoRow) {
+	var optimal float64
+	for _, r := range rows {
+		if r.name == "astar" && r.st.status == statusFound {
+			optimal = r.st.cost
+		}
+	}
+	fmt.Fprintf(w, "%-13s %10s %5s %9s %9s %9s  %s\n", "method", "time", "runs", "expanded", "length", "vs astar", "path in picture")
+	for _, r := range rows {
+		if r.skipped != "" {
+			fmt.Fprintf(w, "%-13s %s\n", r.name, r.skipped)
+			continue
+		}
+		length, vs := "-", "-"
+		if r.st.status == statusFound {
+			length = fmt.Sprintf("%.1f", r.st.cost)
+			if optimal > 0 {
+				vs = fmt.Sprintf("%+.1f %%", 100*(r.st.cost/optimal-1))
+			}
+		}
+		fmt.Fprintf(w, "%-13s %10s %5d %9d %9s %9s  %s\n", r.name, formatDuration(r.time), r.runs, r.st.expanded, length, vs, r.colour)
+	}
+	fmt.Fprintf(w, "\ntime: median of the timed runs, after one untimed run; length in cells, Euclidean for the\n"+
+		"smoothed and navmesh paths; vs astar: against the optimal 8-connected path.\n")
+}
+
+// formatDuration formats d in µs, ms or s with a few significant digits.
+func formatDuration(d time.Duration) string {
+	switch {
+	case d < time.Millisecond:
+		return fmt.Sprintf("%.0f µs", float64(d.Nanoseconds())/1e3)
+	case d < time.Second:
+		return fmt.Sprintf("%.1f ms", float64(d.Nanoseconds())/1e6)
+	}
+	return fmt.Sprintf("%.2f s", d.Seconds())
+}

@@ -1,0 +1,136 @@
+package main
+
+import (
+	"context"
+	"embed"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/cairn-nav/cairn/grid"
+)
+
+// webFS holds the page that "pathfind serve" serves: plain HTML, JavaScript
+// and CSS, with no build step and nothing fetched from elsewhere.
+//
+//go:embed web
+var webFS embed.FS
+
+// Server timeouts. A route on a 1024² map runs Dijkstra over every cell and
+// an edit rebuilds the touched HPA* clusters: well under a second each, so
+// the write timeout leaves a wide margin.
+const (
+	readHeaderTimeout = 5 * time.Second
+	readTimeout       = 10 * time.Second
+	writeTimeout      = 60 * time.Second
+	idleTimeout       = 2 * time.Minute
+	shutdownTimeout   = 5 * time.Second
+)
+
+// setupServe defines the flags of "pathfind serve".
+func setupServe(fs *flag.FlagSet) func(io.Writer) error {
+	addr := fs.String("addr", "127.0.0.1:8080", "listen on `host:port` (port 0 picks a free one)")
+	mapPath := fs.String("map", "", "Moving AI .map `file` (required)")
+	graphPath := fs.String("graph", "", "load the HPA* graph from `file` (written by hpabuild) instead of building it")
+	return func(stdout io.Writer) error {
+		if *mapPath == "" {
+			return usagef("-map is required")
+		}
+		g, err := grid.LoadMap(*mapPath, grid.Options{})
+		if err != nil {
+			return err
+		}
+		hg, err := loadGraph(g, *graphPath)
+		if err != nil {
+			return err
+		}
+		ln, err := net.Listen("tcp", *addr)
+		if err != nil {
+			return err
+		}
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		h := newServer(filepath.Base(*mapPath), g, hg).handler()
+		fmt.Fprintf(stdout, "serving %s on http://%s/ (Ctrl-C to stop)\n", filepath.Base(*mapPath), ln.Addr())
+		return serveUntil(ctx, ln, h)
+	}
+}
+
+// serveUntil serves h on ln until ctx is done, then shuts down gracefully:
+// it stops accepting, lets requests in flight finish for up to
+// shutdownTimeout, and returns nil. It closes ln.
+func serveUntil(ctx context.Context, ln net.Listener, h http.Handler) error {
+	srv := &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: readHeaderTimeout,
+		ReadTimeout:       readTimeout,
+		WriteTimeout:      writeTimeout,
+		IdleTimeout:       idleTimeout,
+		MaxHeaderBytes:    64 << 10,
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// handler returns the server's routes: the API under /api/ and the
+// embedded page everywhere else.
+func (s *server) handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/api/map", s.handleMap)
+	mux.HandleFunc("/api/route", s.handleRoute)
+	mux.HandleFunc("/api/edit", s.handleEdit)
+	mux.HandleFunc("/api/reset", s.handleReset)
+	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, http.StatusNotFound, fmt.Sprintf("no API %s", r.URL.Path))
+	})
+	sub, err := fs.Sub(webFS, "web")
+	if err != nil {
+		panic(err) // the embedded tree always has web/
+	}
+	files := http.FileServerFS(sub)
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			w.Header().Set("Allow", "GET, HEAD")
+			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+			return
+		}
+		w.Header().Set("Cache-Control", "no-cache")
+		files.ServeHTTP(w, r)
+	})
+	return securityHeaders(mux)
+}
+
+// securityHeaders lets the page load nothing but its own files and keeps
+// browsers from guessing content types.
+func securityHeaders(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hd := w.Header()
+		hd.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'")
+		hd.Set("X-Content-Type-Options", "nosniff")
+		hd.Set("Referrer-Policy", "no-referrer")
+		h.ServeHTTP(w, r)
+	})
+}
