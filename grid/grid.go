@@ -179,7 +179,9 @@ func (g *Grid) computeMoves(x0, y0, x1, y1 int) {
 // labelRegions labels the connected regions of free cells. Under the
 // no-corner-cutting rule every diagonal step can be replaced by two
 // orthogonal ones, so regions are the 4-connected components for both
-// connectivities.
+// connectivities. It works on runs of free cells: each run is joined, with
+// a union-find, to the runs of the row above that it overlaps; labels are
+// then given in row-major order of each region's first cell.
 func (g *Grid) labelRegions() {
 	n := len(g.free)
 	if len(g.region) != n {
@@ -188,29 +190,73 @@ func (g *Grid) labelRegions() {
 	for i := range g.region {
 		g.region[i] = -1
 	}
-	g.nregions = 0
-	var stack []int32
+	type run struct{ x0, x1 int32 } // padded indices [x0, x1) of one row
+	var runs []run
+	var parent []int32
+	find := func(a int32) int32 {
+		for parent[a] != a {
+			parent[a] = parent[parent[a]]
+			a = parent[a]
+		}
+		return a
+	}
+	rowStart := make([]int32, g.h+1) // first run of each row
 	for y := 0; y < g.h; y++ {
-		for x := 0; x < g.w; x++ {
-			i := g.pidx(x, y)
-			if !g.free[i] || g.region[i] >= 0 {
+		rowStart[y] = int32(len(runs))
+		base := (y + 1) * g.pw
+		for x := 1; x <= g.w; x++ {
+			if !g.free[base+x] {
 				continue
 			}
-			label := int32(g.nregions)
-			g.nregions++
-			g.region[i] = label
-			stack = append(stack[:0], int32(i))
-			for len(stack) > 0 {
-				c := stack[len(stack)-1]
-				stack = stack[:len(stack)-1]
-				for d := dirE; d <= dirN; d++ {
-					nb := c + g.off[d]
-					if g.free[nb] && g.region[nb] < 0 {
-						g.region[nb] = label
-						stack = append(stack, nb)
+			x0 := x
+			for x <= g.w && g.free[base+x] {
+				x++
+			}
+			id := int32(len(runs))
+			runs = append(runs, run{int32(base + x0), int32(base + x)})
+			parent = append(parent, id)
+		}
+		if y == 0 {
+			continue
+		}
+		// Join the runs of this row to the overlapping runs above.
+		above, here := rowStart[y-1], rowStart[y]
+		for a, b := above, here; a < here && b < int32(len(runs)); {
+			ra, rb := runs[a], runs[b]
+			// Shift the run above down one row to compare columns.
+			ax0, ax1 := ra.x0+int32(g.pw), ra.x1+int32(g.pw)
+			if ax0 < rb.x1 && rb.x0 < ax1 {
+				pa, pb := find(a), find(b)
+				if pa != pb {
+					if pa < pb {
+						parent[pb] = pa
+					} else {
+						parent[pa] = pb
 					}
 				}
 			}
+			if ax1 < rb.x1 {
+				a++
+			} else {
+				b++
+			}
+		}
+	}
+	rowStart[g.h] = int32(len(runs))
+	// Label by order of first appearance; the smallest run of a region is
+	// its root, since unions keep the smaller index.
+	label := make([]int32, len(runs))
+	g.nregions = 0
+	for r := range runs {
+		root := find(int32(r))
+		if root == int32(r) {
+			label[r] = int32(g.nregions)
+			g.nregions++
+		} else {
+			label[r] = label[root]
+		}
+		for i := runs[r].x0; i < runs[r].x1; i++ {
+			g.region[i] = label[r]
 		}
 	}
 }
