@@ -22,7 +22,9 @@ import (
 	"fmt"
 	"image"
 	"math"
+	"runtime"
 	"strings"
+	"sync"
 )
 
 // Connectivity is the set of moves a grid allows.
@@ -148,7 +150,21 @@ func New(width, height int, free []bool, opt Options) (*Grid, error) {
 }
 
 // computeMoves recomputes the move masks of the cells in [x0,x1)×[y0,y1).
+// Large areas are split into bands of rows computed in parallel.
 func (g *Grid) computeMoves(x0, y0, x1, y1 int) {
+	if nw := runtime.GOMAXPROCS(0); nw > 1 && (x1-x0)*(y1-y0) >= 1<<18 {
+		var wg sync.WaitGroup
+		for k := range nw {
+			b0, b1 := y0+k*(y1-y0)/nw, y0+(k+1)*(y1-y0)/nw
+			wg.Go(func() { g.computeMoveRows(x0, b0, x1, b1) })
+		}
+		wg.Wait()
+		return
+	}
+	g.computeMoveRows(x0, y0, x1, y1)
+}
+
+func (g *Grid) computeMoveRows(x0, y0, x1, y1 int) {
 	for y := y0; y < y1; y++ {
 		for x := x0; x < x1; x++ {
 			i := g.pidx(x, y)
