@@ -55,10 +55,15 @@ type Portal struct {
 // point on the crossed side is the next turn and becomes the apex. It is
 // robust to degenerate input: zero-width portals, start or goal on a
 // portal or equal to one of its end points, portals that repeat, and
-// collinear end points. A portal met just after a turn whose line passes
-// through the new apex (as when the path turns at a vertex that several
-// portals share, or starts on a portal) is already crossed and is skipped. Its decisions are exact sign tests on the input
-// coordinates, so integer or grid-aligned corridors are pulled exactly.
+// collinear end points. A portal whose line passes through the apex (the
+// start or the last turn) is seen edge-on: when the apex lies on the
+// portal, as when the path turns at a vertex that several portals share or
+// starts on a portal, the portal is already crossed and is skipped; when
+// the apex lies on the line outside the portal, as after a U-turn round
+// the end of a wall whose line the portal continues, the path runs along
+// the line to the portal's nearer end. Its decisions are exact sign tests
+// on the input coordinates, so integer or grid-aligned corridors are
+// pulled exactly.
 //
 // Cost: each new apex restarts the scan at the portal after it, so the
 // portals between that one and the portal that caused the turn are read
@@ -89,6 +94,27 @@ func Pull(dst []mgl64.Vec2, start, goal mgl64.Vec2, portals []Portal) []mgl64.Ve
 		if i < n {
 			l, r = portals[i].Left, portals[i].Right
 		}
+		if l != r && cross(apex, r, l) == 0 {
+			// The apex lies on the portal's line. It may lie there outside
+			// the portal: the polygon before the portal can have other
+			// edges on the same line (a side split where neighbours
+			// change), and a path that has just turned round the end of
+			// a wall stands on the wall's line (a U-turn). Seen edge-on,
+			// the portal is crossed at its nearer end, so it counts as a
+			// portal of zero width there. On the portal, just after a
+			// turn, it is already crossed; in an open funnel (which a
+			// corridor makes only when it comes back to the apex) the
+			// tests below decide.
+			if dl, dr := l.Sub(apex), r.Sub(apex); dl.Dot(dr) > 0 {
+				if dl.Dot(r.Sub(l)) > 0 {
+					r = l // l is nearer
+				} else {
+					l = r
+				}
+			} else if empty {
+				continue
+			}
+		}
 
 		if empty {
 			switch {
@@ -98,10 +124,10 @@ func Pull(dst []mgl64.Vec2, start, goal mgl64.Vec2, portals []Portal) []mgl64.Ve
 					apex, apexIdx = l, i
 					dst = push(dst, base, apex)
 				}
-			case cross(apex, r, l) >= 0:
-				// The apex is on the portal's line. In a corridor the
-				// apex lies in the convex polygon before the portal, so
-				// it is on the portal itself: already crossed.
+			case cross(apex, r, l) > 0:
+				// The apex lies beyond the portal's line, which no
+				// corridor makes: the apex is in the closed convex polygon
+				// before the portal. Skip the portal.
 			default:
 				left, right = l, r
 				leftIdx, rightIdx = i, i

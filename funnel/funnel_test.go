@@ -75,6 +75,13 @@ var lBendLeft = []Portal{
 	{Left: v(1, 2), Right: v(2, 2)}, // heading north: west is left
 }
 
+// uTurn is the corridor of the map .#. over ... from cell (0,0) to cell
+// (2,0): down into the bottom row, then back up round the wall's end.
+var uTurn = []Portal{
+	{Left: v(1, 1), Right: v(0, 1)}, // heading south: east is left
+	{Left: v(2, 1), Right: v(3, 1)}, // heading north: west is left
+}
+
 func repeatEach(ps []Portal, k int) []Portal {
 	var out []Portal
 	for _, p := range ps {
@@ -145,6 +152,114 @@ var pullCases = []pullCase{
 			{Left: v(2, 2), Right: v(2, 1)},
 		},
 		want: []mgl64.Vec2{v(0.5, 0.5), v(2, 1), v(0.5, 1.5)},
+	},
+	{
+		// The bug a colleague reported: the path turns at (1,1) into B,
+		// from where the next portal is seen edge-on along y = 1.
+		//
+		//	  0 1 2 3
+		//	0 |A|#|C|    A = [0,1]², C = [2,3]×[0,1], B = [0,3]×[1,2]
+		//	1 +-+-+-+    portal 0: y = 1, x ∈ [0,1] (heading south)
+		//	  |  B  |    portal 1: y = 1, x ∈ [2,3] (heading north)
+		//	2 +-----+
+		//
+		// Straight from (1,1) to the goal would cut through cell (1,0).
+		name:  "u-turn round the end of a wall",
+		start: v(0.5, 0.5), goal: v(2.5, 0.5),
+		portals: uTurn,
+		want:    []mgl64.Vec2{v(0.5, 0.5), v(1, 1), v(2, 1), v(2.5, 0.5)},
+	},
+	{
+		name:  "u-turn round the end of a wall, mirrored",
+		start: v(2.5, 0.5), goal: v(0.5, 0.5),
+		portals: []Portal{
+			{Left: v(3, 1), Right: v(2, 1)}, // heading south: east is left
+			{Left: v(0, 1), Right: v(1, 1)}, // heading north: west is left
+		},
+		want: []mgl64.Vec2{v(2.5, 0.5), v(2, 1), v(1, 1), v(0.5, 0.5)},
+	},
+	{
+		// The same map transposed: A = [0,1]², B = [1,2]×[0,3],
+		// C = [0,1]×[2,3]; the wall is cell (0,1).
+		name:  "u-turn round the end of a wall, transposed",
+		start: v(0.5, 0.5), goal: v(0.5, 2.5),
+		portals: []Portal{
+			{Left: v(1, 0), Right: v(1, 1)}, // heading east: north is left
+			{Left: v(1, 3), Right: v(1, 2)}, // heading west: south is left
+		},
+		want: []mgl64.Vec2{v(0.5, 0.5), v(1, 1), v(1, 2), v(0.5, 2.5)},
+	},
+	{
+		// The start is on the wall's line and on portal 0: the funnel
+		// starts empty, and portal 1 is seen edge-on from the start.
+		name:  "u-turn from a start on the wall's line",
+		start: v(0.5, 1), goal: v(2.5, 0.5),
+		portals: uTurn,
+		want:    []mgl64.Vec2{v(0.5, 1), v(2, 1), v(2.5, 0.5)},
+	},
+	{
+		name:  "start on the wall beside the portal",
+		start: v(1.5, 1), goal: v(2.5, 0.5),
+		portals: uTurn[1:],
+		want:    []mgl64.Vec2{v(1.5, 1), v(2, 1), v(2.5, 0.5)},
+	},
+	{
+		// The goal is on the line too, past the portal: the path runs
+		// along y = 1 from (1,1) to it and turns only at (1,1).
+		name:  "u-turn onto the wall's line",
+		start: v(0.5, 0.5), goal: v(3.5, 1),
+		portals: []Portal{
+			{Left: v(1, 1), Right: v(0, 1)},
+			{Left: v(2, 1), Right: v(3, 1)}, // into C = [2,4]×[0,1]
+		},
+		want: []mgl64.Vec2{v(0.5, 0.5), v(1, 1), v(3.5, 1)},
+	},
+	{
+		// Two U-turns, each round the end of a wall whose line the next
+		// portal continues:
+		//
+		//	  0 1 2 3 4
+		//	0 S # . . .    A = [0,1]×[0,2], B = [2,5]×[0,1],
+		//	1 . # . # .    C = [2,3]×[1,2], D = [4,5]×[1,3],
+		//	2 . . . # G    E = [0,3]×[2,3]; corridor A E C B D
+		name:  "serpentine",
+		start: v(0.5, 0.5), goal: v(4.5, 2.5),
+		portals: []Portal{
+			{Left: v(1, 2), Right: v(0, 2)}, // A→E, heading south
+			{Left: v(2, 2), Right: v(3, 2)}, // E→C, heading north
+			{Left: v(2, 1), Right: v(3, 1)}, // C→B, heading north
+			{Left: v(5, 1), Right: v(4, 1)}, // B→D, heading south
+		},
+		want: []mgl64.Vec2{v(0.5, 0.5), v(1, 2), v(2, 2), v(3, 1), v(4, 1), v(4.5, 2.5)},
+	},
+	{
+		// Along y = 1 past an opening: from (1,1) the portal [4,5] is
+		// seen edge-on beyond the opening [2,3] of the map .#.#. over
+		// ....., corridor A→B→E.
+		name:  "u-turn along a wall past an opening",
+		start: v(0.5, 0.5), goal: v(4.5, 0.5),
+		portals: []Portal{
+			{Left: v(1, 1), Right: v(0, 1)},
+			{Left: v(4, 1), Right: v(5, 1)},
+		},
+		want: []mgl64.Vec2{v(0.5, 0.5), v(1, 1), v(4, 1), v(4.5, 0.5)},
+	},
+	{
+		// Seen edge-on while the funnel is open: from the start (0,1) on
+		// the line y = 1, the portal [3,4] on that line lies on the
+		// funnel's left ray, its nearer end first. The path runs along
+		// the line to that end.
+		//
+		//	A = [0,2]×[1,3] (the start at its corner), B = [2,4]×[1,2],
+		//	C = [3,4]×[0,1]: portal 0 is x = 2, y ∈ [1,2] (heading
+		//	east), portal 1 is y = 1, x ∈ [3,4] (heading north).
+		name:  "seen edge-on through an open funnel",
+		start: v(0, 1), goal: v(3.5, 0.5),
+		portals: []Portal{
+			{Left: v(2, 1), Right: v(2, 2)},
+			{Left: v(3, 1), Right: v(4, 1)},
+		},
+		want: []mgl64.Vec2{v(0, 1), v(3, 1), v(3.5, 0.5)},
 	},
 	{
 		name:  "zero-width portal",
@@ -466,7 +581,230 @@ func TestPullRandomStrips(t *testing.T) {
 		if math.Abs(got-want) > eps*math.Max(1, want) {
 			fail("length %.15g, shortest %.15g (diff %g)", got, want, got-want)
 		}
+		if general := corridorShortest(s.start, s.goal, ps); math.Abs(general-want) > eps*math.Max(1, want) {
+			fail("the oracles disagree: strip %.15g, corridor %.15g", want, general)
+		}
 	}
+}
+
+// box is an axis-aligned rectangle [x0, x1] × [y0, y1].
+type box struct{ x0, y0, x1, y1 float64 }
+
+// randomCorridor draws a corridor of up to 30 axis-aligned rectangles with
+// integer corners, each joined to the one before along part of one of its
+// sides: the portal is the overlap of the two sides, so a rectangle's side
+// is often split into a portal and walls, as a mesh built from a grid
+// splits it. Half of the time a rectangle is left through the side it was
+// entered by, a U-turn round the end of the wall beside the entry portal;
+// such a portal lies on the line of the wall and of the entry portal, and
+// so on the line through the point where a path turns round the wall's
+// end. The corridor is a chain of convex polygons joined by portals, but
+// its rectangles may overlap in the plane, which neither Pull nor the
+// oracle minds. Start and goal are points of the half-integer lattice in
+// the first and last rectangles, often on their sides.
+func randomCorridor(rng *rand.Rand) (start, goal mgl64.Vec2, portals []Portal, boxes []box) {
+	num := func(lo, hi int) float64 { return float64(lo + rng.IntN(hi-lo+1)) }
+	cur := box{0, 0, num(1, 4), num(1, 4)}
+	boxes = append(boxes, cur)
+	entry := -1 // the side cur was entered by: 0 west, 1 south, 2 east, 3 north
+	var entryLo, entryHi float64
+	for range rng.IntN(31) {
+		side := rng.IntN(4)
+		if entry >= 0 && rng.IntN(2) == 0 {
+			side = entry
+		}
+		// The side runs along one axis over [a0, a1]; the next box spans
+		// [b0, b1] along it, overlapping [a0, a1] in a portal of positive
+		// length that leaves room beside the entry portal.
+		a0, a1 := cur.y0, cur.y1
+		if side == 1 || side == 3 {
+			a0, a1 = cur.x0, cur.x1
+		}
+		var b0, b1, lo, hi float64
+		ok := false
+		for range 20 {
+			b0 = a0 + num(-3, int(a1-a0)-1)
+			b1 = b0 + num(1, 5)
+			lo, hi = math.Max(a0, b0), math.Min(a1, b1)
+			if hi > lo && (side != entry || hi <= entryLo || lo >= entryHi) {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			continue
+		}
+		d := num(1, 3)
+		var next box
+		var p Portal
+		switch side {
+		case 0: // heading west: south is left
+			next = box{cur.x0 - d, b0, cur.x0, b1}
+			p = Portal{Left: v(cur.x0, hi), Right: v(cur.x0, lo)}
+		case 1: // heading south: east is left
+			next = box{b0, cur.y1, b1, cur.y1 + d}
+			p = Portal{Left: v(hi, cur.y1), Right: v(lo, cur.y1)}
+		case 2: // heading east: north is left
+			next = box{cur.x1, b0, cur.x1 + d, b1}
+			p = Portal{Left: v(cur.x1, lo), Right: v(cur.x1, hi)}
+		case 3: // heading north: west is left
+			next = box{b0, cur.y0 - d, b1, cur.y0}
+			p = Portal{Left: v(lo, cur.y0), Right: v(hi, cur.y0)}
+		}
+		portals = append(portals, p)
+		boxes = append(boxes, next)
+		cur, entry, entryLo, entryHi = next, (side+2)%4, lo, hi
+	}
+	point := func(b box) mgl64.Vec2 {
+		x := b.x0 + float64(rng.IntN(int(2*(b.x1-b.x0))+1))/2
+		y := b.y0 + float64(rng.IntN(int(2*(b.y1-b.y0))+1))/2
+		return v(x, y)
+	}
+	return point(boxes[0]), point(boxes[len(boxes)-1]), portals, boxes
+}
+
+// meets returns the parameters t ∈ [0, 1] at which the segment a + t·(b−a)
+// meets the segment p–q, within eps, as an interval, and whether it meets
+// it at all.
+func meets(a, b, p, q mgl64.Vec2) (lo, hi float64, ok bool) {
+	d, e := b.Sub(a), q.Sub(p)
+	if d == (mgl64.Vec2{}) {
+		return 0, 1, onSegment(a, p, q)
+	}
+	ap := p.Sub(a)
+	den := d[0]*e[1] - d[1]*e[0]
+	if math.Abs(den) <= eps*d.Len()*math.Max(e.Len(), eps) {
+		// Parallel: they meet only when collinear, over the projection.
+		if math.Abs(d[0]*ap[1]-d[1]*ap[0]) > eps*d.Len() {
+			return 0, 0, false
+		}
+		dd := d.Dot(d)
+		t0, t1 := ap.Dot(d)/dd, q.Sub(a).Dot(d)/dd
+		lo, hi = math.Max(math.Min(t0, t1), 0), math.Min(math.Max(t0, t1), 1)
+		return lo, hi, lo <= hi+eps
+	}
+	t := (ap[0]*e[1] - ap[1]*e[0]) / den
+	u := (ap[0]*d[1] - ap[1]*d[0]) / den
+	tol := eps / math.Max(d.Len(), eps)
+	if t < -tol || t > 1+tol || u < -eps/math.Max(e.Len(), eps) || u > 1+eps/math.Max(e.Len(), eps) {
+		return 0, 0, false
+	}
+	t = math.Min(math.Max(t, 0), 1)
+	return t, t, true
+}
+
+// corridorShortest is the oracle for corridors of any shape: Dijkstra on
+// the visibility graph over start, every portal end point and goal, in
+// corridor order (start 0, the ends of portal i at i+1, goal n+1). An edge
+// joins a point to another of the same or a later order when the straight
+// segment between them meets every portal strictly between them in
+// corridor order along it; between two portals it then lies in the convex
+// polygon they bound, so it stays in the corridor. It returns the length
+// of the shortest path.
+func corridorShortest(start, goal mgl64.Vec2, portals []Portal) float64 {
+	n := len(portals)
+	type node struct {
+		p     mgl64.Vec2
+		order int
+	}
+	nodes := []node{{start, 0}}
+	for i, p := range portals {
+		nodes = append(nodes, node{p.Left, i + 1}, node{p.Right, i + 1})
+	}
+	nodes = append(nodes, node{goal, n + 1})
+	dist := make([]float64, len(nodes))
+	done := make([]bool, len(nodes))
+	for i := range dist {
+		dist[i] = math.Inf(1)
+	}
+	dist[0] = 0
+	for {
+		u := -1
+		for i := range nodes {
+			if !done[i] && !math.IsInf(dist[i], 1) && (u < 0 || dist[i] < dist[u]) {
+				u = i
+			}
+		}
+		if u < 0 {
+			return math.Inf(1)
+		}
+		if u == len(nodes)-1 {
+			return dist[u]
+		}
+		done[u] = true
+	edges:
+		for w := range nodes {
+			if nodes[w].order < nodes[u].order || done[w] {
+				continue
+			}
+			a, b := nodes[u].p, nodes[w].p
+			t := 0.0
+			for k := nodes[u].order; k < nodes[w].order-1; k++ { // portal k has order k+1
+				lo, hi, ok := meets(a, b, portals[k].Left, portals[k].Right)
+				if !ok || hi < t-eps {
+					continue edges
+				}
+				t = math.Max(t, lo)
+			}
+			if d := dist[u] + a.Sub(b).Len(); d < dist[w] {
+				dist[w] = d
+			}
+		}
+	}
+}
+
+// edgeOn reports whether path has a point after which the line of a later
+// portal passes through it outside the portal: the case where a path that
+// has turned round the end of a wall sees the next portal edge-on.
+func edgeOn(path []mgl64.Vec2, portals []Portal) bool {
+	for _, a := range path[1:] {
+		for _, p := range portals {
+			if p.Left != p.Right && cross(a, p.Right, p.Left) == 0 && p.Left.Sub(a).Dot(p.Right.Sub(a)) > 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func TestPullRandomCorridors(t *testing.T) {
+	var dst []mgl64.Vec2
+	edgeOnCases := 0
+	for seed := range uint64(4000) {
+		rng := rand.New(rand.NewPCG(seed, 0x7475726e))
+		start, goal, ps, boxes := randomCorridor(rng)
+		dst = Pull(dst[:0], start, goal, ps)
+		fail := func(format string, args ...any) {
+			t.Helper()
+			t.Fatalf("seed %d: %s\npath %v\nboxes %v\n%s", seed, fmt.Sprintf(format, args...), dst, boxes, describe(start, goal, ps))
+		}
+		if len(dst) == 0 || dst[0] != start || dst[len(dst)-1] != goal {
+			fail("path does not run from start %v to goal %v", start, goal)
+		}
+		if len(dst) > len(ps)+2 {
+			fail("%d points for %d portals", len(dst), len(ps))
+		}
+		for i := 1; i < len(dst); i++ {
+			if dst[i] == dst[i-1] {
+				fail("point %d repeats %v", i, dst[i])
+			}
+		}
+		if err := crossesInOrder(dst, ps); err != nil {
+			fail("%v", err)
+		}
+		got, want := length(dst), corridorShortest(start, goal, ps)
+		if math.Abs(got-want) > eps*math.Max(1, want) {
+			fail("length %.15g, shortest %.15g (diff %g)", got, want, got-want)
+		}
+		if edgeOn(dst, ps) {
+			edgeOnCases++
+		}
+	}
+	// The generator must keep making the case the corridors are for.
+	if edgeOnCases < 500 {
+		t.Errorf("only %d of the corridors see a portal edge-on from a turn", edgeOnCases)
+	}
+	t.Logf("%d corridors see a portal edge-on from a turn", edgeOnCases)
 }
 
 // crossesInOrder checks that path meets each portal's segment, in order

@@ -30,6 +30,18 @@
 // no-corner-cutting rule. A path on the mesh therefore never passes through
 // a grid corner between two diagonally opposite blocked cells.
 //
+// # Building from polygons
+//
+// [FromPolygons] takes the walkable area as orb polygons with holes (from
+// GeoJSON through orb's geojson package, say), refuses input that is not
+// simple, cuts each polygon into triangles by ear clipping with its holes
+// bridged to the outer ring, and merges the triangles into convex polygons
+// (Hertel–Mehlhorn). Its mesh vertices are the input's points, and its
+// walls the rings; a path turns only at ring vertices where the walkable
+// angle exceeds 180°. Points are located through a bucket grid with exact
+// tests, so a point on a shared edge or vertex is never lost between
+// polygons.
+//
 // # Path search
 //
 // A [Query] finds the shortest any-angle path: the shortest polyline from
@@ -47,6 +59,9 @@
 // rounding: collinearity is decided with a tolerance of 10⁻¹⁰ in the sine
 // of the angle). Paths turn only at convex corners of the walls, which for
 // a grid are the grid corners with exactly one blocked cell around them.
+// A turn at a corner may go on into any polygon round it beyond the line
+// the path came in on, so the search steps round the corner from polygon
+// to polygon (on a grid mesh there are at most three).
 // Nodes are made during the search, so the graph core sees grows with each
 // query; the search keeps, for every vertex, the cheapest cost at which it
 // became a root, and drops nodes of a costlier root (root-level pruning).
@@ -99,6 +114,9 @@ type Mesh struct {
 	// −1 for blocked cells, in row-major order.
 	w, h int
 	cell []PolyID
+	// The point-location index of a mesh built from polygons; nil for a
+	// grid-built mesh.
+	idx *polyIndex
 }
 
 type poly struct {
@@ -160,8 +178,12 @@ func (m *Mesh) Connected(a, b PolyID) bool {
 // Locate returns a polygon that contains p and true, or −1 and false when p
 // is not on the mesh. A point on an edge or vertex shared by several
 // polygons may be reported in any of them. It costs O(1) and does not
-// allocate.
+// allocate: on a grid mesh it looks up the cell under p; on a mesh built
+// from polygons it tests p exactly against the few polygons of its bucket.
 func (m *Mesh) Locate(p mgl64.Vec2) (PolyID, bool) {
+	if m.idx != nil {
+		return m.idx.locate(m, p)
+	}
 	ps, n := m.around(p)
 	if n == 0 {
 		return -1, false
@@ -169,8 +191,17 @@ func (m *Mesh) Locate(p mgl64.Vec2) (PolyID, bool) {
 	return ps[0], true
 }
 
-// around returns the distinct polygons that contain p: those of the cells
-// whose closed squares hold p, at most four.
+// appendAround appends the distinct polygons that contain p to dst.
+func (m *Mesh) appendAround(dst []PolyID, p mgl64.Vec2) []PolyID {
+	if m.idx != nil {
+		return m.idx.appendAround(m, dst, p)
+	}
+	ps, n := m.around(p)
+	return append(dst, ps[:n]...)
+}
+
+// around returns the distinct polygons of a grid mesh that contain p:
+// those of the cells whose closed squares hold p, at most four.
 func (m *Mesh) around(p mgl64.Vec2) (ps [4]PolyID, n int) {
 	x, y := p[0], p[1]
 	if !(x >= 0 && y >= 0 && x <= float64(m.w) && y <= float64(m.h)) {
@@ -209,15 +240,20 @@ func (m *Mesh) cellPoly(x, y int) PolyID {
 
 // Nearest returns the polygon closest to p and the point of it closest to p:
 // p itself when p is on the mesh. On an empty mesh, or for a p with a NaN
-// coordinate, it returns −1 and p. It searches rings of cells around p, so
-// it costs O(1) on the mesh and O(d²) for a point d cells away from it; it
-// does not allocate.
+// coordinate, it returns −1 and p. It searches rings of cells (on a mesh
+// built from polygons, of buckets) around p, so it costs O(1) on the mesh
+// and O(d²) for a point d cells or buckets away from it; it does not
+// allocate. On a mesh built from polygons the point off the mesh is
+// computed in floating point, so it may lie off its polygon by rounding.
 func (m *Mesh) Nearest(p mgl64.Vec2) (PolyID, mgl64.Vec2) {
 	if id, ok := m.Locate(p); ok {
 		return id, p
 	}
 	if len(m.polys) == 0 || math.IsNaN(p[0]) || math.IsNaN(p[1]) {
 		return -1, p
+	}
+	if m.idx != nil {
+		return m.idx.nearest(m, p)
 	}
 	// Start from the cell under p's projection q onto the grid's rectangle.
 	// Projection onto a convex set does not lengthen distances, so every

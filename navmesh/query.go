@@ -64,16 +64,14 @@ func NewQuery(m *Mesh) *Query {
 func (q *Query) AppendPath(dst []mgl64.Vec2, from, to mgl64.Vec2) ([]mgl64.Vec2, Result, error) {
 	m := q.m
 	g := &q.g
-	var nsp, ngp int
-	g.sp, nsp = m.around(from)
-	if nsp == 0 {
+	g.sps = m.appendAround(g.sps[:0], from)
+	if len(g.sps) == 0 {
 		return dst, Result{}, fmt.Errorf("navmesh: start (%g,%g) is not on the mesh", from[0], from[1])
 	}
-	g.gp, ngp = m.around(to)
-	if ngp == 0 {
+	g.gps = m.appendAround(g.gps[:0], to)
+	if len(g.gps) == 0 {
 		return dst, Result{}, fmt.Errorf("navmesh: goal (%g,%g) is not on the mesh", to[0], to[1])
 	}
-	g.sps, g.gps = g.sp[:nsp], g.gp[:ngp]
 	connected := false
 	for _, a := range g.sps {
 		for _, b := range g.gps {

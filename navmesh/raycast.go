@@ -23,15 +23,16 @@ const rayEps = 1e-12
 // most d vertices and neighbours, and does not allocate. Decisions at
 // polygon edges are made within a tolerance of 10⁻¹² of the segment.
 func (m *Mesh) Raycast(from, to mgl64.Vec2) (hit bool, at mgl64.Vec2) {
-	ps, n := m.around(from)
-	if n == 0 {
+	var buf [16]PolyID
+	ps := m.appendAround(buf[:0], from)
+	if len(ps) == 0 {
 		return true, from
 	}
 	d := to.Sub(from)
 	// From a point several polygons share, start in one the ray goes into:
 	// the others may touch it only at that point.
 	cur := ps[0]
-	for _, p := range ps[:n] {
+	for _, p := range ps {
 		if _, out := m.clip(p, from, d); out > rayEps {
 			cur = p
 			break
@@ -56,18 +57,18 @@ func (m *Mesh) Raycast(from, to mgl64.Vec2) (hit bool, at mgl64.Vec2) {
 // corner. It returns −1 when there is none.
 func (m *Mesh) pass(cur PolyID, from, d mgl64.Vec2, t float64) PolyID {
 	// At most four cells, so few polygons, meet at a point of a grid mesh;
-	// the bound only guards against pathological meshes.
-	var seen [16]PolyID
-	seen[0] = cur
-	n := 1
-	for i := 0; i < n; i++ {
+	// a vertex of a mesh from polygons may have more, and only then does
+	// seen leave the stack.
+	var buf [16]PolyID
+	seen := append(buf[:0], cur)
+	for i := 0; i < len(seen); i++ {
 		p := m.polys[seen[i]]
 	edges:
 		for _, nb := range m.enb[p.e0 : p.e0+p.ne] {
 			if nb < 0 {
 				continue
 			}
-			for _, s := range seen[:n] {
+			for _, s := range seen {
 				if s == nb {
 					continue edges
 				}
@@ -79,10 +80,7 @@ func (m *Mesh) pass(cur PolyID, from, d mgl64.Vec2, t float64) PolyID {
 			if out > t+rayEps {
 				return nb
 			}
-			if n < len(seen) {
-				seen[n] = nb
-				n++
-			}
+			seen = append(seen, nb)
 		}
 	}
 	return -1

@@ -29,7 +29,7 @@ type snode struct {
 	g, h        float64
 	root        int32 // vertex; −1 for the start
 	poly        PolyID
-	edge        int32
+	edge        int32 // the edge of poly the node came in by
 	kind        uint8
 }
 
@@ -42,8 +42,7 @@ type search struct {
 	limit       int
 	overflow    bool
 	start, goal mgl64.Vec2
-	sp, gp      [4]PolyID // polygons holding the start and the goal
-	sps, gps    []PolyID
+	sps, gps    []PolyID // polygons holding the start and the goal
 	// The least cost at which each vertex has become a root this search,
 	// valid where bestGen is gen.
 	best    []float64
@@ -110,7 +109,8 @@ func (s *search) AppendEdges(dst []core.Edge, id int32) []core.Edge {
 		case kindStart:
 			return s.expandPoint(dst, s.start, -1, 0, s.sps)
 		case kindPoint:
-			return s.expandPoint(dst, s.m.verts[n.root], n.root, n.g, []PolyID{n.poly})
+			dst = s.expandPoint(dst, s.m.verts[n.root], n.root, n.g, []PolyID{n.poly})
+			return s.pivot(dst, &n)
 		}
 		dst = s.expandCone(dst, &n)
 		// A cone with a single successor, a cone of the same root, is only
@@ -124,6 +124,33 @@ func (s *search) AppendEdges(dst []core.Edge, id int32) []core.Edge {
 		s.nodes = s.nodes[:last]
 		dst = dst[:base]
 	}
+}
+
+// pivot carries a turn at vertex n.root into polygon n.poly on round the
+// root: into the polygon across n.poly's other edge at the root, which the
+// root sees all of too. (A point node's edge is the edge of its polygon it
+// came in by.) Going on the other way, back past where the path came from,
+// would never make a taut path, and a wall ends the chain, as the root is
+// a wall corner. A grid mesh has at most three polygons round a corner,
+// so the chain is short there; a triangulated mesh may have many, and
+// the shadow of a corner may span several of them (Polyanya's search steps
+// round a vertex in the same way).
+func (s *search) pivot(dst []core.Edge, n *snode) []core.Edge {
+	m := s.m
+	p := m.polys[n.poly]
+	for i := range p.ne {
+		nb := m.enb[p.e0+i]
+		if nb < 0 || i == n.edge || s.deadEnd(nb) {
+			continue
+		}
+		if ia, ib := m.edgeIDs(p, i); ia != n.root && ib != n.root {
+			continue
+		}
+		if id := s.add(snode{kind: kindPoint, root: n.root, poly: nb, edge: m.etwin[p.e0+i], g: n.g, h: n.h}); id >= 0 {
+			dst = append(dst, core.Edge{To: id, Cost: 0})
+		}
+	}
+	return dst
 }
 
 // deadEnd reports whether a path entering polygon p could only leave it the
@@ -200,7 +227,7 @@ func (s *search) expandPoint(dst []core.Edge, at mgl64.Vec2, root int32, g float
 				u = ib
 			}
 			if m.reflex[u] {
-				dst = s.turn(dst, snode{kind: kindPoint, root: u, poly: nb}, at, g)
+				dst = s.turn(dst, snode{kind: kindPoint, root: u, poly: nb, edge: m.etwin[p.e0+i]}, at, g)
 			}
 		}
 	}
@@ -262,7 +289,7 @@ func (s *search) expandCone(dst []core.Edge, n *snode) []core.Edge {
 			switch {
 			case ia == n.root || ib == n.root:
 				if id := int32(-1); seen(a) && seen(b) {
-					if id = s.add(snode{kind: kindPoint, root: n.root, poly: nb, g: n.g, h: n.h}); id >= 0 {
+					if id = s.add(snode{kind: kindPoint, root: n.root, poly: nb, edge: m.etwin[p.e0+i], g: n.g, h: n.h}); id >= 0 {
 						dst = append(dst, core.Edge{To: id, Cost: 0})
 					}
 				}
@@ -272,7 +299,7 @@ func (s *search) expandCone(dst []core.Edge, n *snode) []core.Edge {
 					u = ib
 				}
 				if m.reflex[u] && seen(m.verts[u]) {
-					dst = s.turn(dst, snode{kind: kindPoint, root: u, poly: nb}, r, n.g)
+					dst = s.turn(dst, snode{kind: kindPoint, root: u, poly: nb, edge: m.etwin[p.e0+i]}, r, n.g)
 				}
 			}
 			continue

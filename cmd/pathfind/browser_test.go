@@ -2,10 +2,12 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"image"
 	"math"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -79,6 +81,15 @@ const viewJS = `(() => {
 	const r = c.getBoundingClientRect();
 	return {Left: r.left, Top: r.top, Scale: +c.dataset.scale, OX: +c.dataset.originX, OY: +c.dataset.originY};
 })()`
+
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
 
 // mouseLeft sends one mouse event with the left button.
 func mouseLeft(typ input.DispatchMouseEventType, x, y float64) chromedp.Action[chromedp.Void] {
@@ -166,8 +177,45 @@ func TestBrowserServe(t *testing.T) {
 	if w := fmt.Sprintf("%.3f", wantLen); cell != w {
 		t.Errorf("figures table shows A* length %q, want %q", cell, w)
 	}
-	if nav, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('#row-navmesh [data-field="status"]').textContent`)); err != nil || nav != "not yet" {
-		t.Errorf("navmesh row status %q (%v), want %q", nav, err, "not yet")
+	// The navmesh row shows the API's any-angle length, no longer than A*'s.
+	navLen := *resultOf(t, want, "navmesh").Length
+	if navLen > wantLen+1e-9 {
+		t.Errorf("API's navmesh length %v, longer than A*'s %v", navLen, wantLen)
+	}
+	if n := resultOf(t, got, "navmesh"); n.Status != statusFound || !n.World || n.Length == nil || math.Abs(*n.Length-navLen) > 1e-9 {
+		t.Errorf("page's navmesh result %+v, API's length %v", n, navLen)
+	}
+	row, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll('#row-navmesh td[data-field]')].map((td) => td.textContent)`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// label, status, length, expanded, µs, points
+	if len(row) != 6 || row[1] != statusFound || row[2] != fmt.Sprintf("%.3f", navLen) {
+		t.Errorf("navmesh row %q, want found with length %.3f", row, navLen)
+	} else if l, err := strconv.ParseFloat(row[2], 64); err != nil || l > wantLen+0.0005 {
+		t.Errorf("navmesh row length %q, want at most A*'s %.3f", row[2], wantLen)
+	}
+	// The page draws the waypoints where they are, not at cell centres: the
+	// canvas shows the navmesh colour (drawn last, opaque) at its turns and
+	// at the middle of its legs.
+	var probes [][2]float64
+	pts := worldPoints(t, resultOf(t, got, "navmesh").Path)
+	for i := 1; i < len(pts); i++ {
+		if i < len(pts)-1 {
+			probes = append(probes, [2]float64(pts[i]))
+		}
+		probes = append(probes, [2]float64(pts[i-1].Add(pts[i]).Mul(0.5)))
+	}
+	probeJS := fmt.Sprintf(`((probes) => {
+		const v = window.cairn.view;
+		const ctx = document.getElementById("map").getContext("2d");
+		return probes.every(([x, y]) => {
+			const d = ctx.getImageData(Math.floor((v.ox + x * v.scale) * v.dpr), Math.floor((v.oy + y * v.scale) * v.dpr), 1, 1).data;
+			return d[0] === 0x94 && d[1] === 0x67 && d[2] === 0xbd;
+		});
+	})(%s)`, mustJSON(t, probes))
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](probeJS, chromedp.WithPollingTimeout(5*time.Second))); err != nil {
+		t.Errorf("the canvas lacks the navmesh colour at its waypoints and legs %v: %v", probes, err)
 	}
 	if out := os.Getenv("CAIRN_SCREENSHOT"); out != "" {
 		png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))

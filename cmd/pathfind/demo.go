@@ -11,11 +11,9 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 
-	"github.com/cairn-nav/cairn/core"
 	"github.com/cairn-nav/cairn/grid"
 	"github.com/cairn-nav/cairn/hpa"
 	"github.com/cairn-nav/cairn/mapgen"
-	"github.com/cairn-nav/cairn/navmesh"
 )
 
 // plainMaxCells bounds the maps on which the demo runs plain grid A*: on
@@ -196,30 +194,27 @@ func demoRun(g *grid.Grid, name string, r router, from, to image.Point) (demoRow
 	return row, nil
 }
 
-// demoNavmesh builds the navmesh of g, prints a line about it, and times
-// its any-angle answers from the centre of cell from to that of cell to.
+// demoNavmesh builds the navmesh of g, prints a line about it, times its
+// any-angle answers from the centre of cell from to that of cell to, and
+// checks the last against the map.
 func demoNavmesh(w io.Writer, g *grid.Grid, from, to image.Point) (demoRow, error) {
 	row := demoRow{name: "navmesh"}
 	t := time.Now()
-	m, err := navmesh.FromGrid(g, navmesh.Options{})
+	r, err := newNavmeshRouterFor(g, 0)
 	if err != nil {
 		return row, err
 	}
-	fmt.Fprintf(w, "mesh    navmesh (navmesh.FromGrid), polygons %d, built in %s\n", m.NumPolys(), formatDuration(time.Since(t)))
-	q := navmesh.NewQuery(m)
-	a, b := centre(from), centre(to)
-	var res navmesh.Result
+	fmt.Fprintf(w, "mesh    navmesh (navmesh.FromGrid), polygons %d, built in %s\n", r.mesh().NumPolys(), formatDuration(time.Since(t)))
 	row.time, row.runs, err = demoTime(func() error {
 		var err error
-		row.path, res, err = q.AppendPath(row.path[:0], a, b)
+		row.path, row.st, err = r.routePoints(row.path[:0], from, to)
 		return err
 	})
 	if err != nil {
 		return row, err
 	}
-	row.st = stats{cost: res.Length, expanded: res.Expanded, status: res.Status.String()}
-	if res.Status == core.Found && (len(row.path) == 0 || row.path[0] != a || row.path[len(row.path)-1] != b) {
-		return row, fmt.Errorf("navmesh answered %s to %s with a path that does not join them", pointString(from), pointString(to))
+	if err := verifyPoints(newPointChecker(g, 0), row.path, from, to, row.st); err != nil {
+		return row, fmt.Errorf("navmesh answered %s to %s wrongly: %w", pointString(from), pointString(to), err)
 	}
 	return row, nil
 }

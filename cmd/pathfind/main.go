@@ -3,8 +3,10 @@
 //
 // Usage:
 //
-//	pathfind route -map FILE -from X,Y -to X,Y [-algo NAME] [-path]
-//	pathfind scen -map FILE -scen FILE [-algo NAME] [-every K] [-paths FILE] [-json]
+//	pathfind route -map FILE -from X,Y -to X,Y [-algo NAME] [-radius R] [-path] [-png FILE]
+//	pathfind scen -map FILE -scen FILE [-algo NAME] [-radius R] [-every K] [-paths FILE] [-json]
+//	pathfind serve -map FILE [-graph FILE] [-addr HOST:PORT]
+//	pathfind demo [-size N] [-seed S] [-o FILE.png]
 //
 // Run "pathfind -h" or "pathfind COMMAND -h" for the flags. Bad input gives
 // one line on stderr starting with "pathfind: " and exit status 2 for usage
@@ -31,6 +33,7 @@ type command struct {
 	name     string
 	synopsis string
 	summary  string
+	notes    string // printed after the summary in the help, when set
 	setup    func(fs *flag.FlagSet) func(stdout io.Writer) error
 }
 
@@ -39,13 +42,24 @@ var commands = []command{
 		name:     "route",
 		synopsis: "route -map FILE -from X,Y -to X,Y [flags]",
 		summary:  "find one path and print its cost, steps, expansions and time",
-		setup:    setupRoute,
+		notes: "-algo navmesh answers from the centre of the start cell to that of the goal cell; its cost is the\n" +
+			"path's length and its steps are legs. With -radius R, an end nearer than R to a wall or the map's\n" +
+			"edge is an error (exit status 1): an agent of radius R cannot stand there.",
+		setup: setupRoute,
 	},
 	{
 		name:     "scen",
 		synopsis: "scen -map FILE -scen FILE [flags]",
 		summary:  "run a Moving AI scenario file and summarise matches and timings",
-		setup:    setupScen,
+		notes: "Every answer is checked against the map; an illegal one makes the exit status 1. A found path\n" +
+			"is matched when its cost is the scenario's optimum, within the file's printed precision, and\n" +
+			"mismatched when not; -algo hpa adds the mean and worst excess (subopt). -algo navmesh paths are\n" +
+			"any-angle, from cell centre to cell centre, and usually shorter than the 8-connected optimum: one\n" +
+			"is matched when it is not longer than the optimum (within that precision), and mismatched and\n" +
+			"counted as longer when it is; the summary adds the mean and largest ratio of length to optimum.\n" +
+			"With -radius R, a scenario with an end nearer than R to a wall counts as no path (none in -paths),\n" +
+			"and paths that keep R from walls may be longer than the point agent's optimum.",
+		setup: setupScen,
 	},
 	{
 		name:     "serve",
@@ -157,7 +171,11 @@ func printUsage(w io.Writer) {
 }
 
 func printCommandUsage(w io.Writer, c command) {
-	fmt.Fprintf(w, "pathfind %s\n\n%s.\n\nFlags of %s:\n", c.synopsis, upperFirst(c.summary), c.name)
+	fmt.Fprintf(w, "pathfind %s\n\n%s.\n\n", c.synopsis, upperFirst(c.summary))
+	if c.notes != "" {
+		fmt.Fprintf(w, "%s\n\n", c.notes)
+	}
+	fmt.Fprintf(w, "Flags of %s:\n", c.name)
 	fs := newFlagSet(c)
 	c.setup(fs)
 	fs.SetOutput(w)

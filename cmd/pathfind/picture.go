@@ -14,6 +14,7 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 
 	"github.com/cairn-nav/cairn/grid"
+	"github.com/cairn-nav/cairn/navmesh"
 )
 
 // Picture sizes: a map is drawn with its long side at most maxSide pixels,
@@ -42,6 +43,8 @@ const (
 	colNavmesh  // navmesh path in the demo
 	colStart    // start cell
 	colGoal     // goal cell
+	colMeshEdge // outline of a navmesh polygon along a wall
+	colPortal   // outline of a navmesh polygon along a portal
 )
 
 var pictureColours = color.Palette{
@@ -61,6 +64,8 @@ var pictureColours = color.Palette{
 	colNavmesh:  color.RGBA{0xd0, 0x1c, 0xc8, 0xff},
 	colStart:    color.RGBA{0x2b, 0x93, 0x48, 0xff},
 	colGoal:     color.RGBA{0x00, 0xb4, 0xd8, 0xff},
+	colMeshEdge: color.RGBA{0x8d, 0x99, 0xae, 0xff},
+	colPortal:   color.RGBA{0x7c, 0xc6, 0x8a, 0xff},
 }
 
 // canvas is a picture of a grid map, in world coordinates: cell (x, y)
@@ -161,19 +166,79 @@ func (c *canvas) dot(p image.Point, width int, col uint8) {
 }
 
 // line draws the segment from a to b, in world coordinates, with a square
-// brush of width pixels, by a DDA: one brush stamp per pixel along the
-// longer axis.
+// brush of width pixels.
 func (c *canvas) line(a, b mgl64.Vec2, width int, col uint8) {
 	f := float64(c.s) / float64(c.k)
-	x0, y0 := a[0]*f, a[1]*f
-	dx, dy := (b[0]-a[0])*f, (b[1]-a[1])*f
+	dda(a[0]*f, a[1]*f, b[0]*f, b[1]*f, func(p image.Point) { c.dot(p, width, col) })
+}
+
+// dda calls stamp for the pixels of the segment from (x0, y0) to (x1, y1),
+// in pixel coordinates: one per pixel along the longer axis.
+func dda(x0, y0, x1, y1 float64, stamp func(image.Point)) {
+	dx, dy := x1-x0, y1-y0
 	n := int(math.Ceil(max(math.Abs(dx), math.Abs(dy))))
 	for i := 0; i <= n; i++ {
 		t := 0.0
 		if n > 0 {
 			t = float64(i) / float64(n)
 		}
-		c.dot(image.Pt(int(math.Floor(x0+t*dx)), int(math.Floor(y0+t*dy))), width, col)
+		stamp(image.Pt(int(math.Floor(x0+t*dx)), int(math.Floor(y0+t*dy))))
+	}
+}
+
+// mesh outlines the polygons of m, one pixel wide and inside each polygon,
+// so that neighbours show a double line: grey-blue along walls, green along
+// portals. It paints only free pixels (and outlines), so walls stay whole,
+// and only when the picture has a pixel or more a cell; smaller, the
+// outlines would fill it.
+func (c *canvas) mesh(m *navmesh.Mesh) {
+	if c.k > 1 {
+		return
+	}
+	f := float64(c.s)
+	var poly []mgl64.Vec2
+	var nbs []navmesh.Neighbor
+	for id := range navmesh.PolyID(m.NumPolys()) {
+		poly = m.AppendPolygon(poly[:0], id)
+		nbs = m.AppendNeighbors(nbs[:0], id)
+		lo, hi := poly[0], poly[0]
+		for _, v := range poly {
+			lo = mgl64.Vec2{math.Min(lo[0], v[0]), math.Min(lo[1], v[1])}
+			hi = mgl64.Vec2{math.Max(hi[0], v[0]), math.Max(hi[1], v[1])}
+		}
+		// A point on the right or bottom of the bounding box goes to the
+		// last pixel inside it.
+		px := func(v mgl64.Vec2) (float64, float64) {
+			x, y := v[0]*f, v[1]*f
+			if v[0] == hi[0] && hi[0] > lo[0] {
+				x--
+			}
+			if v[1] == hi[1] && hi[1] > lo[1] {
+				y--
+			}
+			return x, y
+		}
+		for i, a := range poly {
+			b := poly[(i+1)%len(poly)]
+			col := colMeshEdge
+			for _, nb := range nbs {
+				// Portals are seen from outside: the edge a→b is Right→Left.
+				if nb.Portal.Right == a && nb.Portal.Left == b {
+					col = colPortal
+				}
+			}
+			x0, y0 := px(a)
+			x1, y1 := px(b)
+			dda(x0, y0, x1, y1, func(p image.Point) {
+				if !p.In(c.img.Rect) {
+					return
+				}
+				i := c.img.PixOffset(p.X, p.Y)
+				if v := c.img.Pix[i]; v == colFree || v == colMeshEdge || v == colPortal {
+					c.img.Pix[i] = col
+				}
+			})
+		}
 	}
 }
 
@@ -288,6 +353,20 @@ func checkOutDir(flagName, path string) error {
 		return fmt.Errorf("%s %s: %s is not a directory", flagName, path, dir)
 	}
 	return nil
+}
+
+// drawMeshRoute draws the picture of an any-angle route: the map, the
+// outlines of the mesh m (when not nil), the waypoint path and its ends.
+func drawMeshRoute(g *grid.Grid, m *navmesh.Mesh, path []mgl64.Vec2, from, to image.Point) *canvas {
+	c := newCanvas(g)
+	if m != nil {
+		c.mesh(m)
+	}
+	c.polyline(path, c.lineWidth(false), colNavmesh)
+	mw := c.markerWidth()
+	c.marker(from, mw, colStart)
+	c.marker(to, mw, colGoal)
+	return c
 }
 
 // drawRoute draws a route's picture: the map, what the search looked at

@@ -46,6 +46,7 @@ func countColour(img image.Image, col uint8) int {
 var colourNames = map[uint8]string{
 	colExpanded: "expanded", colOpen: "open", colBorder: "cluster border", colNode1: "level-1 node",
 	colAbstract: "abstract path", colPath: "cell path", colSmooth: "smoothed path", colStart: "start", colGoal: "goal",
+	colNavmesh: "navmesh path", colMeshEdge: "mesh outline", colPortal: "portal",
 }
 
 func TestRoutePNG(t *testing.T) {
@@ -65,6 +66,8 @@ func TestRoutePNG(t *testing.T) {
 		{"baseline", []string{"-algo", "baseline"}, []uint8{colPath, colStart, colGoal}, []uint8{colExpanded}},
 		{"hpa", []string{"-algo", "hpa", "-graph", graph8}, []uint8{colBorder, colNode1, colAbstract, colPath}, []uint8{colSmooth}},
 		{"hpa smooth", []string{"-algo", "hpa", "-graph", graph8, "-smooth"}, []uint8{colBorder, colAbstract, colPath, colSmooth}, nil},
+		{"navmesh", []string{"-algo", "navmesh"}, []uint8{colMeshEdge, colPortal, colNavmesh, colStart, colGoal}, []uint8{colPath, colExpanded, colSmooth, colAbstract}},
+		{"navmesh radius", []string{"-algo", "navmesh", "-radius", "0.5", "-from", "4,4", "-to", "12,8"}, []uint8{colMeshEdge, colPortal, colNavmesh}, []uint8{colPath}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

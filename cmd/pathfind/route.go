@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"image"
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	"github.com/cairn-nav/cairn/grid"
+	"github.com/cairn-nav/cairn/navmesh"
 )
 
 // setupRoute defines the flags of "pathfind route".
@@ -16,10 +18,11 @@ func setupRoute(fs *flag.FlagSet) func(io.Writer) error {
 	var from, to pointFlag
 	fs.Var(&from, "from", "start cell `x,y` (required)")
 	fs.Var(&to, "to", "goal cell `x,y` (required)")
-	showPath := fs.Bool("path", false, "also print the path's cells as x,y tokens")
+	showPath := fs.Bool("path", false, "also print the path's cells as x,y tokens (-algo navmesh: its waypoints, x,y with six decimals)")
 	pngPath := fs.String("png", "", "also draw the map, the search and the path to PNG `file`: cells expanded light blue and left open yellow\n"+
 		"(grid searches), cluster borders, abstract nodes coloured by level and the abstract path purple (hpa), the path blue,\n"+
-		"smoothed red, start green, goal cyan; maps over 1024 cells a side are scaled down")
+		"smoothed red, the mesh's polygons outlined grey-blue with portals green and the path magenta (navmesh; outlines\n"+
+		"only at a pixel or more a cell), start green, goal cyan; maps over 1024 cells a side are scaled down")
 	rf := addRouterFlags(fs)
 	return func(stdout io.Writer) error {
 		switch {
@@ -48,39 +51,44 @@ func setupRoute(fs *flag.FlagSet) func(io.Writer) error {
 		if err := checkEnd(g, to.p, "goal"); err != nil {
 			return fmt.Errorf("%s: %w", *mapPath, err)
 		}
-		r, err := rf.build(g)
+		ans, err := rf.build(g)
 		if err != nil {
 			return err
 		}
 
 		t0 := time.Now()
-		path, st, err := r.route(nil, from.p, to.p)
+		st, err := ans.answer(from.p, to.p)
 		elapsed := time.Since(t0)
+		if off, ok := errors.AsType[*offMeshError](err); ok {
+			if verr := verifyOffMesh(ans.check, off); verr != nil {
+				return fmt.Errorf("-algo %s answered %s to %s wrongly: %w", rf.algo, pointString(from.p), pointString(to.p), verr)
+			}
+			return fmt.Errorf("%s: %w", *mapPath, err)
+		}
 		if err != nil {
 			return err
 		}
-		if err := verify(g, path, from.p, to.p, st); err != nil {
+		if err := ans.verify(from.p, to.p, st); err != nil {
 			return fmt.Errorf("-algo %s answered %s to %s wrongly: %w", rf.algo, pointString(from.p), pointString(to.p), err)
 		}
 
+		line := ans.appendPath([]byte("path      "))
 		cost := "-"
-		if len(path) > 0 {
+		if ans.hasPath() {
 			cost = fmt.Sprintf("%.5f", st.cost)
 		}
-		steps := max(len(path)-1, 0)
 		fmt.Fprintf(stdout, "status    %s\n", st.status)
 		fmt.Fprintf(stdout, "cost      %s\n", cost)
-		fmt.Fprintf(stdout, "steps     %d\n", steps)
+		fmt.Fprintf(stdout, "steps     %d\n", ans.steps())
 		fmt.Fprintf(stdout, "expanded  %d\n", st.expanded)
 		fmt.Fprintf(stdout, "time      %s\n", formatMicros(elapsed))
 		if *showPath {
-			line := appendPathLine([]byte("path      "), path)
 			if _, err := stdout.Write(append(line, '\n')); err != nil {
 				return err
 			}
 		}
 		if *pngPath != "" {
-			c, err := routePicture(g, r, path, from.p, to.p, st)
+			c, err := routePicture(g, ans, from.p, to.p, st)
 			if err != nil {
 				return err
 			}
@@ -93,10 +101,18 @@ func setupRoute(fs *flag.FlagSet) func(io.Writer) error {
 	}
 }
 
-// routePicture draws the picture of a route answered by r. A router that
-// can trace answers the query again with tracing on, so that the time
-// printed is that of an untraced query.
-func routePicture(g *grid.Grid, r router, path []image.Point, from, to image.Point, st stats) (*canvas, error) {
+// routePicture draws the picture of the route ans answered last. A router
+// that can trace answers the query again with tracing on, so that the time
+// printed is that of an untraced query; a navmesh router shows its mesh.
+func routePicture(g *grid.Grid, ans *answerer, from, to image.Point, st stats) (*canvas, error) {
+	if ans.anyAngle() {
+		var m *navmesh.Mesh
+		if mr, ok := ans.points.(meshRouter); ok {
+			m = mr.mesh()
+		}
+		return drawMeshRoute(g, m, ans.pointPath, from, to), nil
+	}
+	r, path := ans.cells, ans.cellPath
 	tr, ok := r.(tracer)
 	if !ok {
 		return drawRoute(g, path, from, to, st.turns, nil), nil

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/go-gl/mathgl/mgl64"
+
 	"github.com/cairn-nav/cairn/grid"
 	"github.com/cairn-nav/cairn/hpa"
 	"github.com/cairn-nav/cairn/internal/baseline"
@@ -38,6 +40,16 @@ type router interface {
 	route(dst []image.Point, from, to image.Point) ([]image.Point, stats, error)
 }
 
+// pointRouter answers path queries on one map with continuous paths: it
+// appends waypoints in world coordinates joined by straight legs, from the
+// centre of cell from to the centre of cell to, and cost is the path's
+// Euclidean length. An -algo entry builds either a router or a pointRouter;
+// commands reach both through an [answerer]. A pointRouter is used by one
+// goroutine.
+type pointRouter interface {
+	routePoints(dst []mgl64.Vec2, from, to image.Point) ([]mgl64.Vec2, stats, error)
+}
+
 // trace records what a query's searches looked at, for pictures. A router
 // fills the parts it knows and leaves the others empty.
 type trace struct {
@@ -63,14 +75,15 @@ type tracer interface {
 	traceRoute(dst []image.Point, from, to image.Point, t *trace) ([]image.Point, stats, error)
 }
 
-// routerFlags holds the flags every command that routes shares. Later layers
-// (hpa, navmesh) add theirs here: -graph, -smooth, -radius.
+// routerFlags holds the flags every command that routes shares; layers add
+// theirs here: -graph and -smooth (hpa), -radius (navmesh).
 type routerFlags struct {
 	algo          string
 	maxExpansions int
 	plain         bool
 	graph         string // -graph: an hpabuild file to load instead of building
 	smooth        bool
+	radius        float64 // -radius: the agent's radius for the navmesh
 }
 
 func addRouterFlags(fs *flag.FlagSet) *routerFlags {
@@ -80,6 +93,8 @@ func addRouterFlags(fs *flag.FlagSet) *routerFlags {
 	fs.BoolVar(&rf.plain, "plain", false, "grid search expands every neighbour instead of jump points")
 	fs.StringVar(&rf.graph, "graph", "", "for -algo hpa, load the graph from `file` (written by hpabuild) instead of building it")
 	fs.BoolVar(&rf.smooth, "smooth", false, "for -algo hpa, smooth the path by line of sight; paths then hold the turning points")
+	fs.Float64Var(&rf.radius, "radius", 0, "for -algo navmesh, the agent's radius `R` in cells: the mesh keeps only the cells at least R from\n"+
+		"every blocked cell and the map's edge, and every leg is checked to keep R from them (0: a point agent)")
 	return rf
 }
 
@@ -98,16 +113,33 @@ func (rf *routerFlags) check() error {
 	if !a.graphFlags && (rf.graph != "" || rf.smooth) {
 		return usagef("-algo %s takes neither -graph nor -smooth", a.name)
 	}
+	if !a.radius && rf.radius != 0 {
+		return usagef("-algo %s takes no -radius (only navmesh does)", a.name)
+	}
+	if math.IsNaN(rf.radius) || math.IsInf(rf.radius, 0) || rf.radius < 0 {
+		return usagef("-radius %v, want a finite value ≥ 0", rf.radius)
+	}
 	return nil
 }
 
-// build returns the router the flags select, for g.
-func (rf *routerFlags) build(g *grid.Grid) (router, error) {
+// build returns an answerer with the router the flags select, for g.
+func (rf *routerFlags) build(g *grid.Grid) (*answerer, error) {
 	if err := rf.check(); err != nil {
 		return nil, err
 	}
 	a, _ := lookupAlgo(rf.algo)
-	return a.build(g, rf)
+	ans := &answerer{g: g}
+	var err error
+	if a.buildPoints != nil {
+		ans.points, err = a.buildPoints(g, rf)
+		ans.check = newPointChecker(g, rf.radius)
+	} else {
+		ans.cells, err = a.build(g, rf)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return ans, nil
 }
 
 // algo is one entry of the -algo table.
@@ -121,7 +153,13 @@ type algo struct {
 	// approx is set for algorithms whose paths may be longer than optimal;
 	// scen reports their suboptimality.
 	approx bool
-	build  func(g *grid.Grid, rf *routerFlags) (router, error)
+	// radius is set for algorithms that honour -radius.
+	radius bool
+	// build makes the router of a cell-path algorithm; buildPoints, set
+	// instead, the pointRouter of an any-angle one, whose scenario
+	// summaries report length ratios and paths longer than optimal.
+	build       func(g *grid.Grid, rf *routerFlags) (router, error)
+	buildPoints func(g *grid.Grid, rf *routerFlags) (pointRouter, error)
 }
 
 // algos is the -algo table, in the order the help lists it.
@@ -130,6 +168,7 @@ var algos = []algo{
 	{name: "dijkstra", doc: "Dijkstra over every cell", gridQuery: true, build: newGridRouter(grid.Zero)},
 	{name: "baseline", doc: "plain reference A* for comparison", build: newBaselineRouter},
 	{name: "hpa", doc: "HPA* over clusters of " + strconv.Itoa(hpa.DefaultClusterSize) + " cells, or those of the -graph file; paths a few per cent longer than optimal", graphFlags: true, approx: true, build: newHPARouter},
+	{name: "navmesh", doc: "shortest any-angle paths on a navmesh of the free cells, cell centre to cell centre, for a point agent or one of -radius R; never longer than the 8-connected optimum", radius: true, buildPoints: newNavmeshRouter},
 }
 
 func lookupAlgo(name string) (algo, bool) {
@@ -253,4 +292,57 @@ func verify(g *grid.Grid, path []image.Point, from, to image.Point, st stats) er
 		return fmt.Errorf("reported cost %v, but the path costs %v", st.cost, cost)
 	}
 	return nil
+}
+
+// answerer runs a command's queries with the router the -algo table built,
+// whether it gives cells or waypoints, and checks each answer against the
+// map. It keeps the last path until the next query. It is used by one
+// goroutine.
+type answerer struct {
+	g         *grid.Grid
+	cells     router        // set for cell-path algorithms
+	points    pointRouter   // set instead for any-angle ones
+	check     *pointChecker // with points
+	cellPath  []image.Point
+	pointPath []mgl64.Vec2
+}
+
+// anyAngle reports whether the paths are waypoints in world coordinates.
+func (a *answerer) anyAngle() bool { return a.points != nil }
+
+// answer answers one query and keeps its path.
+func (a *answerer) answer(from, to image.Point) (stats, error) {
+	var st stats
+	var err error
+	if a.points != nil {
+		a.pointPath, st, err = a.points.routePoints(a.pointPath[:0], from, to)
+	} else {
+		a.cellPath, st, err = a.cells.route(a.cellPath[:0], from, to)
+	}
+	return st, err
+}
+
+// verify checks the last answer, from from to to with st, against the map.
+func (a *answerer) verify(from, to image.Point, st stats) error {
+	if a.points != nil {
+		return verifyPoints(a.check, a.pointPath, from, to, st)
+	}
+	return verify(a.g, a.cellPath, from, to, st)
+}
+
+// hasPath reports whether the last answer has a path, partial or whole.
+func (a *answerer) hasPath() bool { return len(a.cellPath)+len(a.pointPath) > 0 }
+
+// steps returns the number of moves (or legs) of the last path.
+func (a *answerer) steps() int {
+	return max(len(a.cellPath)+len(a.pointPath)-1, 0)
+}
+
+// appendPath appends the last path as one line of tokens: cells as "x,y",
+// waypoints as "x,y" with six decimals; "none" when it is empty.
+func (a *answerer) appendPath(dst []byte) []byte {
+	if a.points != nil {
+		return appendVecLine(dst, a.pointPath)
+	}
+	return appendPathLine(dst, a.cellPath)
 }

@@ -3,9 +3,9 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
-	"image"
 	"io"
 	"os"
 	"path/filepath"
@@ -21,6 +21,15 @@ import (
 // budget spent). Illegal counts answers that fail verification (an illegal
 // step, wrong ends, a cost that disagrees with the path, or "unreachable"
 // between connected cells); any makes the command exit 1.
+//
+// For any-angle algorithms (-algo navmesh), whose paths run from cell centre
+// to cell centre and are usually shorter than the optimal 8-connected grid
+// path the scenario records, a found path is matched when it is not longer
+// than that optimum (beyond the tolerance of [grid.Scenario.Matches]) and
+// mismatched when it is; Longer counts the mismatched, and should be 0.
+// MeanRatio and MaxRatio give the mean and the largest path length over
+// optimum, over found paths with a positive optimum. A scenario with an end
+// nearer a wall than -radius is a no path; it is not timed.
 //
 // For algorithms whose paths may be longer than optimal (-algo hpa),
 // MeanSubopt and MaxSubopt give the mean and the largest relative excess of
@@ -48,6 +57,11 @@ type summary struct {
 	// Approximate algorithms only.
 	MeanSubopt *float64 `json:"mean_subopt,omitempty"`
 	MaxSubopt  *float64 `json:"max_subopt,omitempty"`
+
+	// Any-angle algorithms only.
+	MeanRatio *float64 `json:"mean_ratio,omitempty"`
+	MaxRatio  *float64 `json:"max_ratio,omitempty"`
+	Longer    *int     `json:"longer,omitempty"`
 }
 
 // maxReported bounds the mismatches listed before a text summary.
@@ -62,7 +76,8 @@ func setupScen(fs *flag.FlagSet) func(io.Writer) error {
 	mapPath := fs.String("map", "", "Moving AI .map `file` (required)")
 	scenPath := fs.String("scen", "", "Moving AI .scen `file` for the map (required)")
 	every := fs.Int("every", 1, "run scenarios 0, K, 2K, … only, for `K` ≥ 1")
-	pathsOut := fs.String("paths", "", "write each path run, one line per scenario, to `file` (cells as x,y tokens, or none)")
+	pathsOut := fs.String("paths", "", "write each path run, one line per scenario, to `file`: cells as x,y tokens, or none;\n"+
+		"-algo navmesh writes waypoints as x,y with six decimals, from the start cell's centre to the goal cell's")
 	asJSON := fs.Bool("json", false, "print the summary as one JSON object")
 	rf := addRouterFlags(fs)
 	return func(stdout io.Writer) error {
@@ -92,7 +107,7 @@ func setupScen(fs *flag.FlagSet) func(io.Writer) error {
 					*scenPath, i, pointString(s.Start), pointString(s.Goal), *mapPath, err)
 			}
 		}
-		r, err := rf.build(g)
+		ans, err := rf.build(g)
 		if err != nil {
 			return err
 		}
@@ -101,11 +116,12 @@ func setupScen(fs *flag.FlagSet) func(io.Writer) error {
 		var (
 			times    []time.Duration
 			expanded int
-			path     []image.Point
 			lines    []byte // -paths content
 			reported int
 			illegal  error // the first bad answer
 			sub      subopt
+			rat      ratios
+			longer   int
 		)
 		a, _ := lookupAlgo(rf.algo)
 		var bar *progress
@@ -116,21 +132,35 @@ func setupScen(fs *flag.FlagSet) func(io.Writer) error {
 		for i := 0; i < len(scens); i += *every {
 			s := scens[i]
 			q0 := time.Now()
-			p, st, err := r.route(path[:0], s.Start, s.Goal)
+			st, err := ans.answer(s.Start, s.Goal)
 			d := time.Since(q0)
-			if err != nil {
+			off, isOff := errors.AsType[*offMeshError](err)
+			if err != nil && !isOff {
 				return fmt.Errorf("%s: scenario %d: %w", *scenPath, i, err)
 			}
-			path = p
-			times = append(times, d)
-			expanded += st.expanded
+			if !isOff {
+				times = append(times, d)
+				expanded += st.expanded
+			}
 			sum.Scenarios++
 
 			var note string
 			switch {
+			case isOff:
+				sum.NoPath++
+				note = off.Error()
 			case st.status != statusFound:
 				sum.NoPath++
 				note = st.status
+			case ans.anyAngle():
+				rat.add(st.cost, s.Optimal)
+				if st.cost > s.Optimal && !s.Matches(st.cost) {
+					sum.Mismatched++
+					longer++
+					note = fmt.Sprintf("length %.8g, longer than optimal", st.cost)
+				} else {
+					sum.Matched++
+				}
 			case s.Matches(st.cost):
 				sum.Matched++
 				sub.add(0, s.Optimal)
@@ -139,7 +169,12 @@ func setupScen(fs *flag.FlagSet) func(io.Writer) error {
 				note = fmt.Sprintf("cost %.8g", st.cost)
 				sub.add(st.cost/s.Optimal-1, s.Optimal)
 			}
-			if err := verify(g, path, s.Start, s.Goal, st); err != nil {
+			if isOff {
+				err = verifyOffMesh(ans.check, off)
+			} else {
+				err = ans.verify(s.Start, s.Goal, st)
+			}
+			if err != nil {
 				sum.Illegal++
 				note = "illegal: " + err.Error()
 				if illegal == nil {
@@ -153,10 +188,10 @@ func setupScen(fs *flag.FlagSet) func(io.Writer) error {
 					i, pointString(s.Start), pointString(s.Goal), s.Optimal, note)
 			}
 			if *pathsOut != "" {
-				if st.status != statusFound {
+				if isOff || st.status != statusFound {
 					lines = appendPathLine(lines, nil)
 				} else {
-					lines = appendPathLine(lines, path)
+					lines = ans.appendPath(lines)
 				}
 				lines = append(lines, '\n')
 			}
@@ -183,6 +218,10 @@ func setupScen(fs *flag.FlagSet) func(io.Writer) error {
 		if a.approx {
 			mean := sub.mean()
 			sum.MeanSubopt, sum.MaxSubopt = &mean, &sub.worst
+		}
+		if ans.anyAngle() {
+			mean := rat.mean()
+			sum.MeanRatio, sum.MaxRatio, sum.Longer = &mean, &rat.worst, &longer
 		}
 		sum.TotalSeconds = time.Since(t0).Seconds()
 
@@ -223,6 +262,11 @@ func printSummary(w io.Writer, s *summary, inFile int) error {
 	if s.MeanSubopt != nil && s.MaxSubopt != nil {
 		fmt.Fprintf(bw, "mean subopt    %+.2f %%\n", 100**s.MeanSubopt)
 		fmt.Fprintf(bw, "max subopt     %+.2f %%\n", 100**s.MaxSubopt)
+	}
+	if s.MeanRatio != nil && s.MaxRatio != nil && s.Longer != nil {
+		fmt.Fprintf(bw, "mean ratio     %.4f\n", *s.MeanRatio)
+		fmt.Fprintf(bw, "max ratio      %.4f\n", *s.MaxRatio)
+		fmt.Fprintf(bw, "longer         %d\n", *s.Longer)
 	}
 	fmt.Fprintf(bw, "total          %.3f s\n", s.TotalSeconds)
 	return bw.Flush()

@@ -26,8 +26,8 @@ import (
 var webFS embed.FS
 
 // Server timeouts. A route on a 1024² map runs Dijkstra over every cell and
-// an edit rebuilds the touched HPA* clusters: well under a second each, so
-// the write timeout leaves a wide margin.
+// an edit rebuilds the touched HPA* clusters and the whole navmesh: well
+// under a second each, so the write timeout leaves a wide margin.
 const (
 	readHeaderTimeout = 5 * time.Second
 	readTimeout       = 10 * time.Second
@@ -59,7 +59,11 @@ func setupServe(fs *flag.FlagSet) func(io.Writer) error {
 		}
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		defer stop()
-		h := newServer(filepath.Base(*mapPath), g, hg).handler()
+		srv, err := newServer(filepath.Base(*mapPath), g, hg)
+		if err != nil {
+			return err
+		}
+		h := srv.handler()
 		fmt.Fprintf(stdout, "serving %s on http://%s/ (Ctrl-C to stop)\n", filepath.Base(*mapPath), ln.Addr())
 		return serveUntil(ctx, ln, h)
 	}

@@ -16,8 +16,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-gl/mathgl/mgl64"
+
 	"github.com/cairn-nav/cairn/grid"
 	"github.com/cairn-nav/cairn/hpa"
+	"github.com/cairn-nav/cairn/navmesh"
 	"github.com/cairn-nav/cairn/smooth"
 )
 
@@ -29,7 +32,11 @@ func newTestServer(t *testing.T, name string, g *grid.Grid) *httptest.Server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := httptest.NewServer(newServer(name, g, hg).handler())
+	srv, err := newServer(name, g, hg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv.handler())
 	t.Cleanup(ts.Close)
 	return ts
 }
@@ -93,22 +100,43 @@ func resultOf(t *testing.T, r routeResponse, algo string) routeResult {
 	return routeResult{}
 }
 
-func pathPoints(t *testing.T, xy []int) []image.Point {
+// pathPoints returns the cells of a result's path, which must be whole
+// numbers.
+func pathPoints(t *testing.T, xy []float64) []image.Point {
 	t.Helper()
 	if len(xy)%2 != 0 {
 		t.Fatalf("path has an odd count of numbers: %v", xy)
 	}
 	ps := make([]image.Point, len(xy)/2)
 	for i := range ps {
-		ps[i] = image.Pt(xy[2*i], xy[2*i+1])
+		x, y := xy[2*i], xy[2*i+1]
+		if x != math.Trunc(x) || y != math.Trunc(y) {
+			t.Fatalf("cell path holds %v,%v", x, y)
+		}
+		ps[i] = image.Pt(int(x), int(y))
+	}
+	return ps
+}
+
+// worldPoints returns the waypoints of a result's path.
+func worldPoints(t *testing.T, xy []float64) []mgl64.Vec2 {
+	t.Helper()
+	if len(xy)%2 != 0 {
+		t.Fatalf("path has an odd count of numbers: %v", xy)
+	}
+	ps := make([]mgl64.Vec2, len(xy)/2)
+	for i := range ps {
+		ps[i] = mgl64.Vec2{xy[2*i], xy[2*i+1]}
 	}
 	return ps
 }
 
 // checkResults checks every result of a route answer on g: cell paths are
 // legal and cost their length, smoothed paths have line of sight and
-// measure their length, grid searches are optimal, and the navmesh is not
-// there yet. It returns the A* length (or -1 when unreachable).
+// measure their length, grid searches are optimal, and the navmesh's
+// waypoints run legally from centre to centre, measure their length and are
+// no longer than the optimal grid path. It returns the A* length (or -1
+// when unreachable).
 func checkResults(t *testing.T, g *grid.Grid, r routeResponse) float64 {
 	t.Helper()
 	from, to := image.Pt(r.From[0], r.From[1]), image.Pt(r.To[0], r.To[1])
@@ -142,6 +170,27 @@ func checkResults(t *testing.T, g *grid.Grid, r routeResponse) float64 {
 		}
 		if res.Status != statusFound || res.Length == nil {
 			t.Errorf("%s: %+v, want found", a.ID, res)
+			continue
+		}
+		if res.World != (a.ID == "navmesh") {
+			t.Errorf("%s: world %v", a.ID, res.World)
+			continue
+		}
+		if res.World {
+			length, err := newPointChecker(g, 0).checkPath(worldPoints(t, res.Path), centre(from), centre(to))
+			if err != nil {
+				t.Errorf("%s: %v", a.ID, err)
+				continue
+			}
+			if math.Abs(length-*res.Length) > 1e-9*max(1, length) {
+				t.Errorf("%s: reported length %v, path measures %v", a.ID, *res.Length, length)
+			}
+			if length > opt+1e-9*max(1, opt) {
+				t.Errorf("%s: length %v, longer than the optimal grid path %v", a.ID, length, opt)
+			}
+			if res.Expanded < 0 || res.Micros < 0 {
+				t.Errorf("%s: expanded %d, micros %v", a.ID, res.Expanded, res.Micros)
+			}
 			continue
 		}
 		path := pathPoints(t, res.Path)
@@ -337,6 +386,18 @@ func TestServeEdit(t *testing.T) {
 		if h := resultOf(t, r, "hpa"); h.Status != res.Status.String() || (h.Length != nil && *h.Length != res.Cost) {
 			t.Errorf("%s: hpa %+v, fresh build %+v", st.name, h, res)
 		}
+		// So does its navmesh, built again after each edit.
+		m, err := navmesh.FromGrid(cur, navmesh.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, nres, err := navmesh.NewQuery(m).AppendPath(nil, centre(from), centre(to))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := resultOf(t, r, "navmesh"); n.Status != nres.Status.String() || (n.Length != nil && *n.Length != nres.Length) {
+			t.Errorf("%s: navmesh %+v, fresh build %+v", st.name, n, nres)
+		}
 	}
 
 	var m mapResponse
@@ -501,7 +562,11 @@ func TestServeUntil(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan error, 1)
-	go func() { done <- serveUntil(ctx, ln, newServer("demo.map", g, hg).handler()) }()
+	srv, err := newServer("demo.map", g, hg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { done <- serveUntil(ctx, ln, srv.handler()) }()
 	res, err := http.Get("http://" + ln.Addr().String() + "/api/map")
 	if err != nil {
 		t.Fatal(err)
@@ -553,4 +618,41 @@ func TestServeErrors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// BenchmarkServeEdit measures an edit of serve on Berlin_0_1024, when the
+// benchmarks are present: walls added and removed in turn over a 4×4 block,
+// each rebuilding the touched HPA* clusters and the whole navmesh, whose
+// share it reports as mesh-ms/op.
+func BenchmarkServeEdit(b *testing.B) {
+	const m = "../../../shared/benchmarks/movingai/Berlin_0_1024.map"
+	g, err := grid.LoadMap(m, grid.Options{})
+	if err != nil {
+		b.Skipf("benchmarks absent: %v", err)
+	}
+	hg, err := hpa.Build(g, hpa.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	srv, err := newServer("Berlin_0_1024.map", g, hg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	h := srv.handler()
+	var meshMicros float64
+	blocked := true
+	for b.Loop() {
+		body := fmt.Sprintf(`{"rect":[510,510,514,514],"blocked":%v}`, blocked)
+		blocked = !blocked
+		req := httptest.NewRequest("POST", "/api/edit", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		var e editResponse
+		if err := json.Unmarshal(rec.Body.Bytes(), &e); err != nil || rec.Code != http.StatusOK || e.Changed == 0 {
+			b.Fatalf("edit: %d %s", rec.Code, rec.Body)
+		}
+		meshMicros += e.MeshMicros
+	}
+	b.ReportMetric(meshMicros/1e3/float64(b.N), "mesh-ms/op")
 }

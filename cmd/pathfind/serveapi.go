@@ -14,9 +14,12 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/go-gl/mathgl/mgl64"
+
 	"github.com/cairn-nav/cairn/core"
 	"github.com/cairn-nav/cairn/grid"
 	"github.com/cairn-nav/cairn/hpa"
+	"github.com/cairn-nav/cairn/navmesh"
 	"github.com/cairn-nav/cairn/smooth"
 )
 
@@ -27,33 +30,36 @@ const maxBody = 4 << 10
 // Route statuses the server adds to those of core.Status.
 const statusUnavailable = "unavailable"
 
-// world is one version of the map: a grid and the HPA* graph built for it,
-// both immutable and shared by every request, and a pool of workers that
-// search them. An edit makes a new world; requests that began on the old one
-// finish on it.
+// world is one version of the map: a grid, the HPA* graph and the navmesh
+// (for a point agent) built for it, all immutable and shared by every
+// request, and a pool of workers that search them. An edit makes a new
+// world; requests that began on the old one finish on it.
 type world struct {
 	version uint64
 	g       *grid.Grid
 	hg      *hpa.Graph
-	workers sync.Pool // of *worker for g and hg
+	nm      *navmesh.Mesh
+	workers sync.Pool // of *worker for g, hg and nm
 }
 
-func newWorld(version uint64, g *grid.Grid, hg *hpa.Graph) *world {
-	w := &world{version: version, g: g, hg: hg}
+func newWorld(version uint64, g *grid.Grid, hg *hpa.Graph, nm *navmesh.Mesh) *world {
+	w := &world{version: version, g: g, hg: hg, nm: nm}
 	w.workers.New = func() any {
-		return &worker{w: w, gs: grid.NewSearcher(g), hq: hpa.NewQuery(hg)}
+		return &worker{w: w, gs: grid.NewSearcher(g), hq: hpa.NewQuery(hg), nq: navmesh.NewQuery(nm)}
 	}
 	return w
 }
 
 // worker owns the searchers and buffers of one request at a time.
 type worker struct {
-	w     *world
-	gs    *grid.Searcher
-	hq    *hpa.Query
-	cells []image.Point
-	path  []image.Point
-	warm  bool // the searchers' scratch has been allocated
+	w      *world
+	gs     *grid.Searcher
+	hq     *hpa.Query
+	nq     *navmesh.Query
+	cells  []image.Point
+	path   []image.Point
+	points []mgl64.Vec2
+	warm   bool // the searchers' scratch has been allocated
 	// The HPA* query of the current request, which the smoothed entry
 	// smooths instead of asking again.
 	hpaOK          bool
@@ -72,10 +78,17 @@ type server struct {
 	cur  atomic.Pointer[world]
 }
 
-func newServer(name string, g *grid.Grid, hg *hpa.Graph) *server {
-	s := &server{name: name, orig: newWorld(0, g, hg)}
+// newServer returns the server of g, named name, with hg its HPA* graph. It
+// builds the navmesh of g, which on a 1024² map takes a tenth of a second
+// or so.
+func newServer(name string, g *grid.Grid, hg *hpa.Graph) (*server, error) {
+	nm, err := navmesh.FromGrid(g, navmesh.Options{})
+	if err != nil {
+		return nil, err
+	}
+	s := &server{name: name, orig: newWorld(0, g, hg, nm)}
 	s.cur.Store(s.orig)
-	return s
+	return s, nil
 }
 
 // serveAlgo is one layer the page compares, in the order of its legend.
@@ -90,16 +103,15 @@ type serveAlgo struct {
 	run       runFunc
 }
 
-// serveAlgos is the legend of the page. The navmesh entry is the hook for
-// the navmesh layer: give it a run function, and the world a mesh built from
-// (and, after edits, rebuilt for) its grid.
+// serveAlgos is the legend of the page. An entry without a run function
+// would be listed as unavailable.
 var serveAlgos = func() []serveAlgo {
 	as := []serveAlgo{
 		{ID: "astar", Label: "A* (jump points)", Colour: "#d62728", run: runGrid(grid.Query{})},
 		{ID: "dijkstra", Label: "Dijkstra", Colour: "#1f77b4", run: runGrid(grid.Query{Heuristic: grid.Zero, Plain: true})},
 		{ID: "hpa", Label: "HPA*", Colour: "#ff7f0e", run: runHPA(false)},
 		{ID: "hpa-smooth", Label: "HPA* + smoothing", Colour: "#2ca02c", run: runHPA(true)},
-		{ID: "navmesh", Label: "Navmesh + funnel", Colour: "#9467bd", Note: "the navmesh layer is not wired into serve yet"},
+		{ID: "navmesh", Label: "Navmesh (any-angle)", Colour: "#9467bd", run: runNavmesh},
 	}
 	for i := range as {
 		as[i].Available = as[i].run != nil
@@ -107,25 +119,44 @@ var serveAlgos = func() []serveAlgo {
 	return as
 }()
 
-// runFunc answers one query with a worker's searchers and says how long
-// it took. The path it returns is the worker's until its next query.
-type runFunc = func(wk *worker, from, to image.Point) ([]image.Point, stats, time.Duration, error)
+// runFunc answers one query with a worker's searchers. The paths it
+// returns are the worker's until its next query.
+type runFunc = func(wk *worker, from, to image.Point) (served, error)
+
+// served is one entry's answer to a query: a path of cells, or of
+// waypoints in world coordinates, its figures and how long it took.
+type served struct {
+	cells  []image.Point
+	points []mgl64.Vec2 // set instead of cells by any-angle entries
+	st     stats
+	took   time.Duration
+}
 
 func runGrid(q grid.Query) runFunc {
-	return func(wk *worker, from, to image.Point) ([]image.Point, stats, time.Duration, error) {
+	return func(wk *worker, from, to image.Point) (served, error) {
 		t0 := time.Now()
 		path, res, err := wk.gs.AppendPath(wk.path[:0], from, to, q)
 		took := time.Since(t0)
 		wk.path = path
-		return path, stats{cost: res.Cost, expanded: res.Expanded, status: res.Status.String()}, took, err
+		return served{cells: path, st: stats{cost: res.Cost, expanded: res.Expanded, status: res.Status.String()}, took: took}, err
 	}
+}
+
+// runNavmesh answers with the world's navmesh, from the centre of cell from
+// to that of cell to.
+func runNavmesh(wk *worker, from, to image.Point) (served, error) {
+	t0 := time.Now()
+	pts, res, err := wk.nq.AppendPath(wk.points[:0], centre(from), centre(to))
+	took := time.Since(t0)
+	wk.points = pts
+	return served{points: pts, st: stats{cost: res.Length, expanded: res.Expanded, status: res.Status.String()}, took: took}, err
 }
 
 // runHPA answers with HPA*. The smoothed entry smooths the cells of the
 // request's HPA* query when there was one (its time is then the query's
 // plus the smoothing's), so that both entries show the same query.
 func runHPA(smoothed bool) runFunc {
-	return func(wk *worker, from, to image.Point) ([]image.Point, stats, time.Duration, error) {
+	return func(wk *worker, from, to image.Point) (served, error) {
 		if !smoothed || !wk.hpaOK || wk.hpaFrom != from || wk.hpaTo != to {
 			t0 := time.Now()
 			cells, res, err := wk.hq.AppendPath(wk.cells[:0], from, to)
@@ -133,14 +164,14 @@ func runHPA(smoothed bool) runFunc {
 			wk.cells = cells
 			if err != nil {
 				wk.hpaOK = false
-				return nil, stats{}, took, err
+				return served{took: took}, err
 			}
 			wk.hpaOK, wk.hpaFrom, wk.hpaTo, wk.hpaRes, wk.hpaTook = true, from, to, res, took
 		}
 		res := wk.hpaRes
 		st := stats{cost: res.Cost, expanded: res.Expanded, status: res.Status.String()}
 		if !smoothed {
-			return wk.cells, st, wk.hpaTook, nil
+			return served{cells: wk.cells, st: st, took: wk.hpaTook}, nil
 		}
 		t0 := time.Now()
 		st.turns = true
@@ -149,7 +180,7 @@ func runHPA(smoothed bool) runFunc {
 			wk.path = smooth.AppendCornerTurns(wk.path, wk.cells, wk.w.g.LineOfSight)
 			st.cost = smooth.Length(wk.path)
 		}
-		return wk.path, st, wk.hpaTook + time.Since(t0), nil
+		return served{cells: wk.path, st: st, took: wk.hpaTook + time.Since(t0)}, nil
 	}
 }
 
@@ -193,9 +224,14 @@ type routeResult struct {
 	// Turns is set when Path holds turning points joined by straight legs
 	// rather than cells joined by single moves.
 	Turns bool `json:"turns"`
+	// World is set when Path holds waypoints in world coordinates, joined
+	// by straight legs from the centre of the start cell to that of the
+	// goal cell (the navmesh), rather than cells, whose centres the legs
+	// join.
+	World bool `json:"world"`
 	// Path is x0, y0, x1, y1, …: start and goal included, empty when no
-	// path was found.
-	Path []int `json:"path"`
+	// path was found. Cells are whole numbers; waypoints may not be.
+	Path []float64 `json:"path"`
 }
 
 // editRequest is the body of POST /api/edit: the cells of the half-open
@@ -207,11 +243,14 @@ type editRequest struct {
 
 // editResponse is the answer of POST /api/edit and POST /api/reset.
 type editResponse struct {
-	Version uint64  `json:"version"`
-	Rect    [4]int  `json:"rect"`    // the edit's rectangle clipped to the map
-	Blocked bool    `json:"blocked"` // what the rectangle's cells became
-	Changed int     `json:"changed"` // cells whose state changed
-	Micros  float64 `json:"micros"`  // time of the grid copy and HPA* update
+	Version uint64 `json:"version"`
+	Rect    [4]int `json:"rect"`    // the edit's rectangle clipped to the map
+	Blocked bool   `json:"blocked"` // what the rectangle's cells became
+	Changed int    `json:"changed"` // cells whose state changed
+	// Micros is the time of the whole edit: the grid copy, the HPA* update
+	// and the navmesh rebuild, which MeshMicros gives alone.
+	Micros     float64 `json:"micros"`
+	MeshMicros float64 `json:"meshMicros"`
 }
 
 type errorResponse struct {
@@ -289,20 +328,24 @@ func (s *server) handleRoute(w http.ResponseWriter, r *http.Request) {
 		Results: make([]routeResult, 0, len(serveAlgos)),
 	}
 	for _, a := range serveAlgos {
-		res := routeResult{Algo: a.ID, Status: statusUnavailable, Path: []int{}}
+		res := routeResult{Algo: a.ID, Status: statusUnavailable, Path: []float64{}}
 		if a.run != nil {
-			path, st, took, err := a.run(wk, from, to)
-			res.Micros = roundMicros(took)
+			sv, err := a.run(wk, from, to)
+			res.Micros = roundMicros(sv.took)
 			if err != nil {
 				// The ends were checked above: this is a bug, not bad input.
 				writeError(w, http.StatusInternalServerError, fmt.Sprintf("%s: %v", a.ID, err))
 				return
 			}
-			res.Status, res.Expanded, res.Turns = st.status, st.expanded, st.turns
+			st := sv.st
+			res.Status, res.Expanded, res.Turns, res.World = st.status, st.expanded, st.turns, sv.points != nil
 			if st.status == statusFound {
 				res.Length = &st.cost
-				for _, p := range path {
-					res.Path = append(res.Path, p.X, p.Y)
+				for _, p := range sv.cells {
+					res.Path = append(res.Path, float64(p.X), float64(p.Y))
+				}
+				for _, p := range sv.points {
+					res.Path = append(res.Path, p[0], p[1])
 				}
 			}
 		}
@@ -349,6 +392,7 @@ func (s *server) handleEdit(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	next := cur
+	var meshTook time.Duration
 	if changed > 0 {
 		g := cur.g.WithCells(rect, !blocked)
 		hg, err := cur.hg.Update(g, rect)
@@ -356,15 +400,25 @@ func (s *server) handleEdit(w http.ResponseWriter, r *http.Request) {
 			writeError(w, http.StatusInternalServerError, err.Error())
 			return
 		}
-		next = newWorld(cur.version+1, g, hg)
+		// The navmesh has no local update: it is built again, which takes
+		// about 0.1 s on a 1024² map.
+		t1 := time.Now()
+		nm, err := navmesh.FromGrid(g, navmesh.Options{})
+		meshTook = time.Since(t1)
+		if err != nil {
+			writeError(w, http.StatusInternalServerError, err.Error())
+			return
+		}
+		next = newWorld(cur.version+1, g, hg, nm)
 		s.cur.Store(next)
 	}
 	writeJSON(w, http.StatusOK, editResponse{
-		Version: next.version,
-		Rect:    [4]int{rect.Min.X, rect.Min.Y, rect.Max.X, rect.Max.Y},
-		Blocked: blocked,
-		Changed: changed,
-		Micros:  roundMicros(time.Since(t0)),
+		Version:    next.version,
+		Rect:       [4]int{rect.Min.X, rect.Min.Y, rect.Max.X, rect.Max.Y},
+		Blocked:    blocked,
+		Changed:    changed,
+		Micros:     roundMicros(time.Since(t0)),
+		MeshMicros: roundMicros(meshTook),
 	})
 }
 
@@ -376,7 +430,7 @@ func (s *server) handleReset(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	next := newWorld(s.cur.Load().version+1, s.orig.g, s.orig.hg)
+	next := newWorld(s.cur.Load().version+1, s.orig.g, s.orig.hg, s.orig.nm)
 	s.cur.Store(next)
 	writeJSON(w, http.StatusOK, editResponse{Version: next.version, Rect: [4]int{0, 0, next.g.Width(), next.g.Height()}})
 }

@@ -7,6 +7,10 @@
 // the canvas's top-left corner to the corner of cell 0,0) and data-ready="1"
 // once the map is drawn; window.lastRoute holds the latest route answer and
 // window.cairn the page's state.
+//
+// A route result's path holds cells (whole numbers, drawn at their centres)
+// or, when its world flag is set, waypoints in world coordinates (any
+// numbers, drawn where they are: cell x,y covers [x, x+1) × [y, y+1)).
 "use strict";
 
 (() => {
@@ -162,7 +166,8 @@
           await loadMap(false); // someone else edited too
         }
         setStatus(`${makeBlocked ? "Blocked" : "Freed"} ${r.changed} cell${r.changed === 1 ? "" : "s"}` +
-          (r.changed ? ` in ${r.micros.toFixed(0)} µs (grid copy + HPA* update)` : "") + `; map version ${r.version}`);
+          (r.changed ? ` in ${r.micros.toFixed(0)} µs (grid copy + HPA* update + navmesh rebuild, ${r.meshMicros.toFixed(0)} µs of it)` : "") +
+          `; map version ${r.version}`);
         draw();
         if (r.changed) await route();
       } catch (e) {
@@ -326,21 +331,24 @@
     for (const res of rs) {
       const st = STYLE[res.algo] || { width: 2, alpha: 1 };
       const p = res.path;
+      // Cells are drawn at their centres, world points where they are.
+      const off = res.world ? 0 : 0.5;
+      const px = (i) => v.ox + (p[i] + off) * v.scale;
+      const py = (i) => v.oy + (p[i + 1] + off) * v.scale;
       ctx.globalAlpha = st.alpha;
       ctx.strokeStyle = colour[res.algo] || "#000";
       ctx.lineWidth = st.width * k;
       ctx.beginPath();
       for (let i = 0; i < p.length; i += 2) {
-        const x = v.ox + (p[i] + 0.5) * v.scale, y = v.oy + (p[i + 1] + 0.5) * v.scale;
-        if (i === 0) ctx.moveTo(x, y);
-        else ctx.lineTo(x, y);
+        if (i === 0) ctx.moveTo(px(i), py(i));
+        else ctx.lineTo(px(i), py(i));
       }
       ctx.stroke();
       if (st.dots) {
         ctx.fillStyle = ctx.strokeStyle;
         for (let i = 0; i < p.length; i += 2) {
           ctx.beginPath();
-          ctx.arc(v.ox + (p[i] + 0.5) * v.scale, v.oy + (p[i + 1] + 0.5) * v.scale, 2.5 * k + 1, 0, 2 * Math.PI);
+          ctx.arc(px(i), py(i), 2.5 * k + 1, 0, 2 * Math.PI);
           ctx.fill();
         }
       }

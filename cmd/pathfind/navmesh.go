@@ -1,0 +1,183 @@
+package main
+
+import (
+	"fmt"
+	"image"
+	"math"
+	"strconv"
+
+	"github.com/go-gl/mathgl/mgl64"
+
+	"github.com/cairn-nav/cairn/grid"
+	"github.com/cairn-nav/cairn/navmesh"
+)
+
+// navmeshRouter answers queries with the shortest any-angle path on a
+// navmesh of the map's free cells, from the centre of the start cell to the
+// centre of the goal cell.
+type navmeshRouter struct {
+	m      *navmesh.Mesh
+	q      *navmesh.Query
+	radius float64
+}
+
+func newNavmeshRouter(g *grid.Grid, rf *routerFlags) (pointRouter, error) {
+	return newNavmeshRouterFor(g, rf.radius)
+}
+
+// newNavmeshRouterFor builds the mesh of g for an agent of radius r (0: a
+// point) and returns a router on it.
+func newNavmeshRouterFor(g *grid.Grid, r float64) (*navmeshRouter, error) {
+	m, err := navmesh.FromGrid(g, navmesh.Options{Radius: r})
+	if err != nil {
+		return nil, err
+	}
+	return &navmeshRouter{m: m, q: navmesh.NewQuery(m), radius: r}, nil
+}
+
+// meshRouter is a pointRouter that searches a navmesh, which pictures draw.
+type meshRouter interface {
+	pointRouter
+	mesh() *navmesh.Mesh
+}
+
+// mesh returns the mesh the router searches, for pictures.
+func (r *navmeshRouter) mesh() *navmesh.Mesh { return r.m }
+
+// routePoints answers from the centre of cell from to that of cell to. An
+// end whose cell the mesh left out, because it is nearer a wall than the
+// radius, is an *offMeshError.
+func (r *navmeshRouter) routePoints(dst []mgl64.Vec2, from, to image.Point) ([]mgl64.Vec2, stats, error) {
+	a, b := centre(from), centre(to)
+	if _, ok := r.m.Locate(a); !ok {
+		return dst, stats{}, &offMeshError{what: "start", p: from, radius: r.radius}
+	}
+	if _, ok := r.m.Locate(b); !ok {
+		return dst, stats{}, &offMeshError{what: "goal", p: to, radius: r.radius}
+	}
+	dst, res, err := r.q.AppendPath(dst, a, b)
+	if err != nil {
+		return dst, stats{}, err
+	}
+	return dst, stats{cost: res.Length, expanded: res.Expanded, status: res.Status.String()}, nil
+}
+
+// offMeshError is a query end that an agent of the mesh's radius cannot
+// stand on: its cell is nearer than the radius to a wall or the map's edge,
+// so the mesh leaves it out. The route command reports it as an error; scen
+// counts the scenario as having no path.
+type offMeshError struct {
+	what   string // "start" or "goal"
+	p      image.Point
+	radius float64
+}
+
+func (e *offMeshError) Error() string {
+	if e.radius == 0 {
+		return fmt.Sprintf("%s %s is not on the navmesh", e.what, pointString(e.p))
+	}
+	return fmt.Sprintf("%s %s is nearer than -radius %v to a wall or the map's edge: an agent of that radius cannot stand there",
+		e.what, pointString(e.p), e.radius)
+}
+
+// verifyOffMesh checks an *offMeshError against the map: the end's cell is
+// blocked, or nearer a wall than the radius.
+func verifyOffMesh(c *pointChecker, e *offMeshError) error {
+	kept, err := c.keptGrid()
+	if err != nil {
+		return err
+	}
+	if kept.Passable(e.p) {
+		return fmt.Errorf("reported %s %s off the mesh, but its cell keeps %v from every wall", e.what, pointString(e.p), c.radius)
+	}
+	return nil
+}
+
+// verifyPoints checks a pointRouter's answer against the map: a found path
+// runs from the centre of from to that of to by legal legs that keep the
+// radius from walls, and is as long as reported; "unreachable" is answered
+// only between ends that no chain of cells joins (for an agent of radius r,
+// cells that keep r from walls). It is how the command catches the
+// navmesh's bugs.
+func verifyPoints(c *pointChecker, path []mgl64.Vec2, from, to image.Point, st stats) error {
+	switch st.status {
+	case statusFound:
+	case statusUnreachable:
+		if len(path) > 0 {
+			return fmt.Errorf("reported unreachable with a path of %d points", len(path))
+		}
+		kept, err := c.keptGrid()
+		if err != nil {
+			return err
+		}
+		if kept.Passable(from) && kept.Passable(to) && kept.Connected(from, to) {
+			if c.radius == 0 {
+				return fmt.Errorf("reported unreachable, but %s and %s are connected", pointString(from), pointString(to))
+			}
+			return fmt.Errorf("reported unreachable, but cells that keep %v from walls join %s and %s", c.radius, pointString(from), pointString(to))
+		}
+		return nil
+	default:
+		return fmt.Errorf("unknown status %q", st.status)
+	}
+	length, err := c.checkPath(path, centre(from), centre(to))
+	if err != nil {
+		return err
+	}
+	if math.Abs(length-st.cost) > 1e-9*max(1, length) {
+		return fmt.Errorf("reported length %v, but the waypoints are %v apart", st.cost, length)
+	}
+	return nil
+}
+
+// appendVec appends p as "x,y" with six decimals.
+func appendVec(dst []byte, p mgl64.Vec2) []byte {
+	dst = strconv.AppendFloat(dst, p[0], 'f', 6, 64)
+	dst = append(dst, ',')
+	return strconv.AppendFloat(dst, p[1], 'f', 6, 64)
+}
+
+func vecString(p mgl64.Vec2) string { return string(appendVec(nil, p)) }
+
+// appendVecLine appends the waypoints of path as "x,y" tokens with six
+// decimals separated by single spaces, or "none" for an empty path.
+func appendVecLine(dst []byte, path []mgl64.Vec2) []byte {
+	if len(path) == 0 {
+		return append(dst, "none"...)
+	}
+	for i, p := range path {
+		if i > 0 {
+			dst = append(dst, ' ')
+		}
+		dst = appendVec(dst, p)
+	}
+	return dst
+}
+
+// ratios accumulates the ratios of path lengths to scenario optima.
+type ratios struct {
+	n     int
+	sum   float64
+	worst float64
+}
+
+// add records a path of length cost whose optimum is opt; optima of 0
+// (start and goal the same cell) are left out.
+func (r *ratios) add(cost, opt float64) {
+	if !(opt > 0) {
+		return
+	}
+	q := cost / opt
+	if r.n == 0 || q > r.worst {
+		r.worst = q
+	}
+	r.n++
+	r.sum += q
+}
+
+func (r *ratios) mean() float64 {
+	if r.n == 0 {
+		return 0
+	}
+	return r.sum / float64(r.n)
+}

@@ -1,0 +1,740 @@
+package navmesh
+
+import (
+	"cmp"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"image"
+	"io"
+	"math"
+	"math/bits"
+	"slices"
+
+	"github.com/cairn-nav/cairn/grid"
+	"github.com/go-gl/mathgl/mgl64"
+)
+
+// This file writes a [Mesh] to a binary file and reads it back. Version 1
+// of the format, all integers little-endian, floats as IEEE 754 bits:
+//
+//	offset  size  field
+//	     0     8  magic "CAIRNNAV"
+//	     8     4  version, uint32 = 1
+//	    12     4  source, uint32: 1 = cut from a grid's cells (the only
+//	              source of version 1)
+//	    16     4  W, the grid's width, uint32
+//	    20     4  H, the grid's height, uint32
+//	    24     8  fingerprint of the walkable cells, uint64: the
+//	              [Fingerprint] of the grid the mesh was cut from, which
+//	              for an agent of radius r > 0 is the grid eroded by r
+//	    32     4  V, the number of vertices, uint32
+//	    36     4  P, the number of polygons, uint32
+//	    40     4  E, the number of polygon edges, uint32
+//	    44     B  walkable cells, B = ⌈W·H/8⌉ bytes: cell y·W + x is bit
+//	              i%8 of byte i/8, 1 when a polygon covers it; the last
+//	              byte padded with zeros
+//	  44+B   16V  vertices: x, y float64
+//	        ⌈V/8⌉ corners: bit i%8 of byte i/8 is 1 when vertex i is a
+//	              convex corner of the walls, where paths may turn
+//	          4P  polygon sizes: the number of vertices (= edges) of each
+//	              polygon, uint32
+//	          8E  edges, polygon by polygon, in each in the package's
+//	              vertex order: the edge's first vertex, uint32, and the
+//	              polygon across it, int32 (−1 for a wall)
+//	  end−4    4  CRC-32C (Castagnoli) of every byte before it
+//
+// Everything else a mesh holds is recomputed by Read: which polygon covers
+// each cell, the twin of each portal edge, the portal counts and the
+// connected components. The walkable cells are redundant with the polygons
+// too, but they bound the memory of that cell index by the bytes read, and
+// Read checks that the polygons cover exactly those cells. The fingerprint
+// is redundant with the walkable cells, and checked against them; it lets
+// [ReadFor] refuse a mesh of another map before reading past the header.
+
+const (
+	fileMagic      = "CAIRNNAV"
+	fileVersion    = 1
+	fileHeaderSize = 44
+	sourceGrid     = 1
+	vertexSize     = 16
+	polySizeSize   = 4
+	edgeRecordSize = 8
+)
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// FormatError reports a mesh file that [Read] or [ReadFor] refuses: where in
+// the file (a byte offset; for counts and checksums, the offset of the
+// field) and what is wrong.
+type FormatError struct {
+	Offset int64
+	Msg    string
+}
+
+// Error returns "navmesh: MSG (byte OFFSET)".
+func (e *FormatError) Error() string {
+	return fmt.Sprintf("navmesh: %s (byte %d)", e.Msg, e.Offset)
+}
+
+// Fingerprint returns a 64-bit FNV-1a hash of everything about g that a
+// mesh built by [FromGrid] depends on, for binding a mesh file to its grid.
+// The bytes hashed are the width and height as uint32 little-endian, then
+// the passability of every cell as bits (cell y·width + x is bit i%8 of
+// byte i/8, 1 when passable, the last byte padded with zeros). The grid's
+// connectivity and terrain costs, which FromGrid ignores, are left out, so
+// it differs from hpa.Fingerprint.
+//
+// It reads every cell once, O(width·height), and does not allocate. It is
+// safe for concurrent use.
+func Fingerprint(g *grid.Grid) uint64 {
+	w, h := g.Width(), g.Height()
+	f := fnv64{sum: fnvOffset}
+	f.u32(uint32(w))
+	f.u32(uint32(h))
+	var acc byte
+	i := 0
+	for y := range h {
+		for x := range w {
+			if g.Passable(image.Pt(x, y)) {
+				acc |= 1 << (i & 7)
+			}
+			if i++; i&7 == 0 {
+				f.byte(acc)
+				acc = 0
+			}
+		}
+	}
+	if i&7 != 0 {
+		f.byte(acc)
+	}
+	return f.sum
+}
+
+// bitmapFingerprint is [Fingerprint] of the grid of w×h cells whose
+// passability bits are cells.
+func bitmapFingerprint(w, h int, cells []byte) uint64 {
+	f := fnv64{sum: fnvOffset}
+	f.u32(uint32(w))
+	f.u32(uint32(h))
+	for _, b := range cells {
+		f.byte(b)
+	}
+	return f.sum
+}
+
+const (
+	fnvOffset = 14695981039346656037
+	fnvPrime  = 1099511628211
+)
+
+// fnv64 is FNV-1a, 64 bits, inline so that hashing allocates nothing.
+type fnv64 struct{ sum uint64 }
+
+func (f *fnv64) byte(b byte) { f.sum = (f.sum ^ uint64(b)) * fnvPrime }
+
+func (f *fnv64) u32(v uint32) {
+	for range 4 {
+		f.byte(byte(v))
+		v >>= 8
+	}
+}
+
+// WriteTo writes m to w in Cairn's binary mesh format, version 1, and
+// returns the number of bytes written: 48 + ⌈W·H/8⌉ + 16·V + ⌈V/8⌉ + 4·P +
+// 8·E for a W×H grid and V vertices, P polygons and E polygon edges. The
+// file records which cells the mesh covers and their [Fingerprint], so
+// that [ReadFor] can refuse it for another map or agent radius, but not the
+// grid itself.
+//
+// Only meshes built from a grid can be written; for others WriteTo returns
+// an error and writes nothing. It costs one pass over the mesh, allocates a
+// 64 KiB buffer, and is safe for concurrent use, since it only reads m.
+func (m *Mesh) WriteTo(w io.Writer) (int64, error) {
+	if m.cell == nil || len(m.cell) != m.w*m.h {
+		return 0, errors.New("navmesh: only meshes built from a grid can be written")
+	}
+	e := fileWriter{w: w, buf: make([]byte, 0, 64<<10)}
+	var fp fnv64
+	fp.sum = fnvOffset
+	fp.u32(uint32(m.w))
+	fp.u32(uint32(m.h))
+	m.cellBits(func(b byte) { fp.byte(b) })
+
+	e.bytes([]byte(fileMagic))
+	e.u32(fileVersion)
+	e.u32(sourceGrid)
+	e.u32(uint32(m.w))
+	e.u32(uint32(m.h))
+	e.u64(fp.sum)
+	e.u32(uint32(len(m.verts)))
+	e.u32(uint32(len(m.polys)))
+	e.u32(uint32(len(m.ev)))
+	m.cellBits(e.byte)
+	for _, v := range m.verts {
+		e.u64(math.Float64bits(v[0]))
+		e.u64(math.Float64bits(v[1]))
+	}
+	var acc byte
+	for i, r := range m.reflex {
+		if r {
+			acc |= 1 << (i & 7)
+		}
+		if i&7 == 7 {
+			e.byte(acc)
+			acc = 0
+		}
+	}
+	if len(m.reflex)&7 != 0 {
+		e.byte(acc)
+	}
+	for _, p := range m.polys {
+		e.u32(uint32(p.ne))
+	}
+	for i, v := range m.ev {
+		e.u32(uint32(v))
+		e.u32(uint32(m.enb[i]))
+	}
+	e.flush()
+	e.buf = binary.LittleEndian.AppendUint32(e.buf, e.crc)
+	e.write()
+	return e.n, e.err
+}
+
+// cellBits passes the bytes of the walkable-cells section to fn.
+func (m *Mesh) cellBits(fn func(byte)) {
+	var acc byte
+	for i, id := range m.cell {
+		if id >= 0 {
+			acc |= 1 << (i & 7)
+		}
+		if i&7 == 7 {
+			fn(acc)
+			acc = 0
+		}
+	}
+	if len(m.cell)&7 != 0 {
+		fn(acc)
+	}
+}
+
+// fileWriter buffers writes, keeps the running CRC of what it has flushed,
+// and remembers the first error.
+type fileWriter struct {
+	w   io.Writer
+	buf []byte
+	crc uint32
+	n   int64
+	err error
+}
+
+func (e *fileWriter) room() {
+	if len(e.buf) > cap(e.buf)-16 {
+		e.flush()
+	}
+}
+
+func (e *fileWriter) byte(b byte) { e.buf = append(e.buf, b); e.room() }
+
+func (e *fileWriter) bytes(b []byte) { e.buf = append(e.buf, b...); e.room() }
+
+func (e *fileWriter) u32(v uint32) { e.buf = binary.LittleEndian.AppendUint32(e.buf, v); e.room() }
+
+func (e *fileWriter) u64(v uint64) { e.buf = binary.LittleEndian.AppendUint64(e.buf, v); e.room() }
+
+// flush adds the buffer to the checksum and writes it.
+func (e *fileWriter) flush() {
+	e.crc = crc32.Update(e.crc, castagnoli, e.buf)
+	e.write()
+}
+
+func (e *fileWriter) write() {
+	if e.err == nil && len(e.buf) > 0 {
+		var k int
+		k, e.err = e.w.Write(e.buf)
+		e.n += int64(k)
+	}
+	e.buf = e.buf[:0]
+}
+
+// Read reads a mesh that [Mesh.WriteTo] wrote, for any map, and returns it
+// ready for queries: its polygons, vertices and neighbours, in the same
+// order, answer every query as the mesh written did. [ReadFor] also checks
+// that the mesh was built for a given grid.
+//
+// It refuses, with a [*FormatError] giving the byte offset, a file that is
+// not a mesh file, of an unknown version or source, truncated, failing its
+// checksum, or holding a mesh that [FromGrid] could not have built: counts
+// too large for the grid, a fingerprint that does not match the walkable
+// cells, vertices that are not distinct grid corners or that no polygon
+// uses, corner flags that do not match the cells, polygons that are not
+// axis-aligned rectangles listed once round counter-clockwise on screen,
+// that overlap, or that do not cover exactly the walkable cells, vertex and
+// polygon indices out of range, and edges whose neighbour is not the
+// polygon across them (a portal must be an edge of both polygons, listed
+// the other way round in the other; a wall must face blocked cells). A
+// failed read of r is returned wrapped. Read never panics on any bytes, and
+// its memory grows with the bytes actually read, never with a count that a
+// header merely claims: the cell index it builds, 4 bytes a cell, is 32
+// times the walkable-cells section.
+//
+// Read reads exactly the bytes WriteTo wrote, so a mesh may be followed by
+// other data in r. It costs O(W·H + E log E) for a W×H grid and E polygon
+// edges, and allocates the mesh, its cell index and a 64 KiB buffer.
+func Read(r io.Reader) (*Mesh, error) {
+	return readMesh(r, nil)
+}
+
+// ReadFor is [Read] for the mesh that [FromGrid] builds from g with opt: it
+// also refuses, with a [*FormatError] naming both fingerprints, a mesh whose
+// walkable cells are not the cells FromGrid keeps, which are g's free cells
+// for a point agent and fewer for a larger radius. A mesh of another map or
+// for another radius is refused before ReadFor reads past the header. It
+// first computes, as FromGrid does, the cells an agent of radius
+// opt.Radius may occupy (an invalid radius is an error, not a
+// FormatError), and their [Fingerprint]: O(W·H) for a point agent.
+func ReadFor(r io.Reader, g *grid.Grid, opt Options) (*Mesh, error) {
+	if g == nil {
+		return nil, errors.New("navmesh: nil grid")
+	}
+	if opt.Radius != 0 {
+		var err error
+		if g, err = erode(g, opt.Radius); err != nil {
+			return nil, err
+		}
+	}
+	return readMesh(r, g)
+}
+
+// meshFile is what readMesh has read of a file, with the offsets of its
+// sections.
+type meshFile struct {
+	w, h    int
+	fp      uint64
+	cells   []byte // walkable-cells bits
+	verts   []mgl64.Vec2
+	corners []byte
+	sizes   []int32
+	ev      []int32
+	enb     []PolyID
+
+	cellsAt, vertAt, cornerAt, sizeAt, edgeAt int64
+}
+
+func readMesh(r io.Reader, g *grid.Grid) (*Mesh, error) {
+	d := fileReader{r: r, buf: make([]byte, 64<<10)}
+	hdr := d.buf[:fileHeaderSize]
+	err := d.read(hdr[:len(fileMagic)], "magic")
+	if got := hdr[:d.off]; string(got) != fileMagic[:d.off] {
+		return nil, &FormatError{0, fmt.Sprintf("not a mesh file: it starts %q, want %q", got, fileMagic)}
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := d.read(hdr[len(fileMagic):], "header"); err != nil {
+		return nil, err
+	}
+	le := binary.LittleEndian
+	if v := le.Uint32(hdr[8:]); v != fileVersion {
+		return nil, &FormatError{8, fmt.Sprintf("unknown version %d, want %d", v, fileVersion)}
+	}
+	if s := le.Uint32(hdr[12:]); s != sourceGrid {
+		return nil, &FormatError{12, fmt.Sprintf("unknown source %d, want %d (a grid)", s, sourceGrid)}
+	}
+	w32, h32 := le.Uint32(hdr[16:]), le.Uint32(hdr[20:])
+	if w32 == 0 || h32 == 0 || uint64(w32)*uint64(h32) > grid.MaxCells || (uint64(w32)+1)*(uint64(h32)+1) > math.MaxInt32 {
+		return nil, &FormatError{16, fmt.Sprintf("grid of %d×%d cells, want a positive size of at most %d cells", w32, h32, grid.MaxCells)}
+	}
+	f := meshFile{w: int(w32), h: int(h32), fp: le.Uint64(hdr[24:])}
+	if g != nil {
+		if fp := Fingerprint(g); fp != f.fp || g.Width() != f.w || g.Height() != f.h {
+			return nil, &FormatError{24, fmt.Sprintf("mesh was built for another map or agent radius: file fingerprint %016x (%d×%d), map fingerprint %016x (%d×%d)",
+				f.fp, f.w, f.h, fp, g.Width(), g.Height())}
+		}
+	}
+	nv, np, ne := le.Uint32(hdr[32:]), le.Uint32(hdr[36:]), le.Uint32(hdr[40:])
+	// Bounds from the grid alone: vertices are distinct grid corners,
+	// polygons cover at least a cell each, and a polygon has at most as
+	// many edges as unit segments round it, at most 4 per cell.
+	ncells := uint64(f.w) * uint64(f.h)
+	if maxV := (uint64(f.w) + 1) * (uint64(f.h) + 1); uint64(nv) > maxV {
+		return nil, &FormatError{32, fmt.Sprintf("%d vertices, more than the %d corners of a %d×%d grid", nv, maxV, f.w, f.h)}
+	}
+	if uint64(np) > ncells {
+		return nil, &FormatError{36, fmt.Sprintf("%d polygons, more than the %d cells of the grid", np, ncells)}
+	}
+	if maxE := min(4*ncells, math.MaxInt32); uint64(ne) > maxE {
+		return nil, &FormatError{40, fmt.Sprintf("%d edges, more than the %d a %d×%d grid allows", ne, maxE, f.w, f.h)}
+	}
+	n, p, e := int(nv), int(np), int(ne)
+	nbytes := int((ncells + 7) / 8)
+	f.cellsAt = fileHeaderSize
+	f.vertAt = f.cellsAt + int64(nbytes)
+	f.cornerAt = f.vertAt + vertexSize*int64(n)
+	f.sizeAt = f.cornerAt + int64((n+7)/8)
+	f.edgeAt = f.sizeAt + polySizeSize*int64(p)
+
+	// Read everything, check the sum, then check the content, so that a
+	// damaged file reads as such rather than as some odd mesh.
+	f.cells = make([]byte, 0, min(nbytes, 1<<16))
+	f.verts = make([]mgl64.Vec2, 0, min(n, 1<<16))
+	f.corners = make([]byte, 0, min((n+7)/8, 1<<16))
+	f.sizes = make([]int32, 0, min(p, 1<<16))
+	f.ev = make([]int32, 0, min(e, 1<<16))
+	f.enb = make([]PolyID, 0, min(e, 1<<16))
+	err = d.records(nbytes, 1, "walkable cells", func(b []byte) { f.cells = append(f.cells, b[0]) })
+	if err == nil {
+		err = d.records(n, vertexSize, "vertices", func(b []byte) {
+			f.verts = append(f.verts, mgl64.Vec2{math.Float64frombits(le.Uint64(b)), math.Float64frombits(le.Uint64(b[8:]))})
+		})
+	}
+	if err == nil {
+		err = d.records((n+7)/8, 1, "corners", func(b []byte) { f.corners = append(f.corners, b[0]) })
+	}
+	if err == nil {
+		err = d.records(p, polySizeSize, "polygon sizes", func(b []byte) { f.sizes = append(f.sizes, int32(le.Uint32(b))) })
+	}
+	if err == nil {
+		err = d.records(e, edgeRecordSize, "edges", func(b []byte) {
+			f.ev = append(f.ev, int32(le.Uint32(b)))
+			f.enb = append(f.enb, PolyID(int32(le.Uint32(b[4:]))))
+		})
+	}
+	if err != nil {
+		return nil, err
+	}
+	sumAt, want := d.off, d.crc
+	sum := d.buf[:4]
+	if err := d.read(sum, "checksum"); err != nil {
+		return nil, err
+	}
+	if got := le.Uint32(sum); got != want {
+		return nil, &FormatError{sumAt, fmt.Sprintf("checksum %08x, want %08x: the file is damaged", got, want)}
+	}
+	return f.mesh(g)
+}
+
+// Offsets of records.
+func (f *meshFile) vertOffset(i int) int64 { return f.vertAt + vertexSize*int64(i) }
+func (f *meshFile) sizeOffset(i int) int64 { return f.sizeAt + polySizeSize*int64(i) }
+func (f *meshFile) edgeOffset(i int) int64 { return f.edgeAt + edgeRecordSize*int64(i) }
+
+// mesh checks what was read and assembles the mesh.
+func (f *meshFile) mesh(g *grid.Grid) (*Mesh, error) {
+	w, h := f.w, f.h
+	ncells := w * h
+	if pad := f.cells[len(f.cells)-1] >> (ncells - 8*(len(f.cells)-1)); ncells&7 != 0 && pad != 0 {
+		return nil, &FormatError{f.vertAt - 1, "padding bits after the last cell are set"}
+	}
+	if fp := bitmapFingerprint(w, h, f.cells); fp != f.fp {
+		return nil, &FormatError{24, fmt.Sprintf("fingerprint %016x, but the walkable cells have %016x", f.fp, fp)}
+	}
+	if g != nil {
+		// Equal fingerprints; make sure, cell by cell.
+		for y := range h {
+			for x := range w {
+				if i := y*w + x; g.Passable(image.Pt(x, y)) != (f.cells[i>>3]&(1<<(i&7)) != 0) {
+					return nil, &FormatError{f.cellsAt + int64(i>>3), fmt.Sprintf("cell (%d,%d) is walkable in the mesh but not on the map, or the other way round, despite equal fingerprints", x, y)}
+				}
+			}
+		}
+	}
+	free := 0
+	for _, b := range f.cells {
+		free += bits.OnesCount8(b)
+	}
+	if len(f.sizes) > free {
+		return nil, &FormatError{36, fmt.Sprintf("%d polygons for %d walkable cells", len(f.sizes), free)}
+	}
+	nv := len(f.verts)
+	if nv&7 != 0 && f.corners[len(f.corners)-1]>>(nv&7) != 0 {
+		return nil, &FormatError{f.sizeAt - 1, "padding bits after the last corner flag are set"}
+	}
+
+	// Vertices: distinct grid corners. Sorting their corner numbers
+	// (below 2³¹) with their indices finds repeats.
+	keys := make([]uint64, nv)
+	for i, v := range f.verts {
+		x, y := v[0], v[1]
+		if !(x >= 0 && x <= float64(w) && y >= 0 && y <= float64(h)) || x != math.Trunc(x) || y != math.Trunc(y) {
+			return nil, &FormatError{f.vertOffset(i), fmt.Sprintf("vertex %d at (%g,%g) is not a corner of the %d×%d grid", i, x, y, w, h)}
+		}
+		keys[i] = uint64(int(y)*(w+1)+int(x))<<32 | uint64(i)
+	}
+	slices.Sort(keys)
+	for k := 1; k < len(keys); k++ {
+		if keys[k]>>32 == keys[k-1]>>32 {
+			i, j := int(uint32(keys[k])), int(uint32(keys[k-1]))
+			return nil, &FormatError{f.vertOffset(i), fmt.Sprintf("vertex %d at (%g,%g) repeats vertex %d", i, f.verts[i][0], f.verts[i][1], j)}
+		}
+	}
+
+	// Polygons: sizes adding up to the edges, indices in range, shapes.
+	m := &Mesh{verts: f.verts, ev: f.ev, enb: f.enb, w: w, h: h, cell: make([]PolyID, ncells)}
+	for i := range m.cell {
+		m.cell[i] = -1
+	}
+	m.polys = make([]poly, len(f.sizes))
+	used := make([]bool, nv)
+	var e0 int64
+	ne := int64(len(f.ev))
+	for id, k := range f.sizes {
+		at := f.sizeOffset(id)
+		if k < 4 || int64(k) > ne-e0 {
+			return nil, &FormatError{at, fmt.Sprintf("polygon %d has %d vertices, want 4 to the %d edges left", id, uint32(k), ne-e0)}
+		}
+		m.polys[id] = poly{e0: int32(e0), ne: k}
+		for i := e0; i < e0+int64(k); i++ {
+			if v := f.ev[i]; v < 0 || int(v) >= nv {
+				return nil, &FormatError{f.edgeOffset(int(i)), fmt.Sprintf("edge %d of polygon %d starts at vertex %d, want one of the %d", i-e0, id, uint32(v), nv)}
+			}
+			if nb := f.enb[i]; nb < -1 || int(nb) >= len(f.sizes) || int(nb) == id {
+				return nil, &FormatError{f.edgeOffset(int(i)) + 4, fmt.Sprintf("edge %d of polygon %d has neighbour %d, want −1 or another of the %d polygons", i-e0, id, nb, len(f.sizes))}
+			}
+			used[f.ev[i]] = true
+		}
+		if msg := m.checkRect(m.polys[id]); msg != "" {
+			return nil, &FormatError{at, fmt.Sprintf("polygon %d %s", id, msg)}
+		}
+		e0 += int64(k)
+	}
+	if e0 != ne {
+		return nil, &FormatError{40, fmt.Sprintf("%d edges, but the polygon sizes add up to %d", ne, e0)}
+	}
+	if i := slices.Index(used, false); i >= 0 {
+		return nil, &FormatError{f.vertOffset(i), fmt.Sprintf("vertex %d is a corner of no polygon", i)}
+	}
+
+	// The polygons cover exactly the walkable cells, once.
+	covered := 0
+	for id, p := range m.polys {
+		lo, hi := m.bounds(p)
+		for y := int(lo[1]); y < int(hi[1]); y++ {
+			for x := int(lo[0]); x < int(hi[0]); x++ {
+				i := y*w + x
+				if f.cells[i>>3]&(1<<(i&7)) == 0 {
+					return nil, &FormatError{f.sizeOffset(id), fmt.Sprintf("polygon %d covers cell (%d,%d), which is not walkable", id, x, y)}
+				}
+				if o := m.cell[i]; o >= 0 {
+					return nil, &FormatError{f.sizeOffset(id), fmt.Sprintf("polygon %d overlaps polygon %d at cell (%d,%d)", id, o, x, y)}
+				}
+				m.cell[i] = PolyID(id)
+				covered++
+			}
+		}
+	}
+	if covered != free {
+		for i, id := range m.cell {
+			if id < 0 && f.cells[i>>3]&(1<<(i&7)) != 0 {
+				return nil, &FormatError{f.cellsAt + int64(i>>3), fmt.Sprintf("walkable cell (%d,%d) is in no polygon", i%w, i/w)}
+			}
+		}
+	}
+
+	// Corner flags, as FromGrid sets them.
+	m.reflex = make([]bool, nv)
+	for i, v := range m.verts {
+		x, y := int(v[0]), int(v[1])
+		blocked := 0
+		for _, c := range [4][2]int{{x - 1, y - 1}, {x, y - 1}, {x - 1, y}, {x, y}} {
+			if m.cellPoly(c[0], c[1]) < 0 {
+				blocked++
+			}
+		}
+		m.reflex[i] = blocked == 1
+		if got := f.corners[i>>3]&(1<<(i&7)) != 0; got != m.reflex[i] {
+			return nil, &FormatError{f.cornerAt + int64(i>>3), fmt.Sprintf("vertex %d at (%d,%d) is flagged %v as a convex corner of the walls, want %v", i, x, y, got, m.reflex[i])}
+		}
+	}
+
+	if err := f.link(m); err != nil {
+		return nil, err
+	}
+	m.label()
+	return m, nil
+}
+
+// checkRect returns what is wrong with polygon p as a polygon of a grid
+// mesh, or "": its vertices must run once round an axis-aligned rectangle,
+// counter-clockwise on screen (see the package documentation), with no
+// vertex repeated in a row and no edge turning back.
+func (m *Mesh) checkRect(p poly) string {
+	turns := 0
+	var twice float64
+	for i := range p.ne {
+		a, b := m.edge(p, i)
+		_, c := m.edge(p, (i+1)%p.ne)
+		d, e := b.Sub(a), c.Sub(b)
+		if d[0] != 0 && d[1] != 0 {
+			return fmt.Sprintf("edge %d from (%g,%g) to (%g,%g) is not axis-aligned", i, a[0], a[1], b[0], b[1])
+		}
+		if d == (mgl64.Vec2{}) {
+			return fmt.Sprintf("repeats vertex (%g,%g)", a[0], a[1])
+		}
+		switch cr := d[0]*e[1] - d[1]*e[0]; {
+		case cr > 0:
+			return fmt.Sprintf("turns right at (%g,%g): it is not convex, or not counter-clockwise on screen", b[0], b[1])
+		case cr == 0 && d.Dot(e) < 0:
+			return fmt.Sprintf("turns back at (%g,%g)", b[0], b[1])
+		case cr < 0:
+			turns++
+		}
+		twice += a[0]*b[1] - b[0]*a[1]
+	}
+	// Axis-aligned edges turning left only: each turn is a quarter, so a
+	// polygon that goes round once turns four times.
+	if turns != 4 || twice >= 0 {
+		return fmt.Sprintf("turns %d times a quarter, want 4 counter-clockwise on screen", turns)
+	}
+	return ""
+}
+
+// bounds returns the smallest and largest coordinates of p's vertices.
+func (m *Mesh) bounds(p poly) (lo, hi mgl64.Vec2) {
+	lo, hi = m.verts[m.ev[p.e0]], m.verts[m.ev[p.e0]]
+	for _, v := range m.ev[p.e0 : p.e0+p.ne] {
+		q := m.verts[v]
+		lo = mgl64.Vec2{math.Min(lo[0], q[0]), math.Min(lo[1], q[1])}
+		hi = mgl64.Vec2{math.Max(hi[0], q[0]), math.Max(hi[1], q[1])}
+	}
+	return lo, hi
+}
+
+// link checks that each edge's neighbour is the polygon across it and
+// fills the twins and portal counts, as [Mesh.twins] does for a built mesh.
+func (f *meshFile) link(m *Mesh) error {
+	type dirEdge struct {
+		a, b int32 // vertices, in the polygon's order
+		e    int32 // index into ev
+	}
+	all := make([]dirEdge, 0, len(m.ev))
+	owner := make([]PolyID, len(m.ev))
+	for id, p := range m.polys {
+		for i := range p.ne {
+			a, b := m.edgeIDs(p, i)
+			all = append(all, dirEdge{a, b, p.e0 + i})
+			owner[p.e0+i] = PolyID(id)
+		}
+	}
+	key := func(a, b int32) uint64 { return uint64(a)<<32 | uint64(uint32(b)) }
+	slices.SortFunc(all, func(x, y dirEdge) int { return cmp.Compare(key(x.a, x.b), key(y.a, y.b)) })
+	for i := 1; i < len(all); i++ {
+		if all[i].a == all[i-1].a && all[i].b == all[i-1].b {
+			x, y := all[i-1].e, all[i].e
+			return &FormatError{f.edgeOffset(int(max(x, y))), fmt.Sprintf("polygons %d and %d both have the edge from vertex %d to vertex %d", owner[x], owner[y], all[i].a, all[i].b)}
+		}
+	}
+	find := func(a, b int32) int32 {
+		k := key(a, b)
+		i, ok := slices.BinarySearchFunc(all, k, func(x dirEdge, k uint64) int { return cmp.Compare(key(x.a, x.b), k) })
+		if !ok {
+			return -1
+		}
+		return all[i].e
+	}
+	m.etwin = make([]int32, len(m.ev))
+	for id, p := range m.polys {
+		pp := &m.polys[id]
+		for i := range p.ne {
+			e := p.e0 + i
+			a, b := m.edgeIDs(p, i)
+			nb := m.enb[e]
+			t := find(b, a)
+			at := f.edgeOffset(int(e)) + 4
+			switch {
+			case nb < 0 && t >= 0:
+				return &FormatError{at, fmt.Sprintf("edge %d of polygon %d is a wall, but polygon %d has the same edge", i, id, owner[t])}
+			case nb >= 0 && (t < 0 || owner[t] != nb):
+				return &FormatError{at, fmt.Sprintf("edge %d of polygon %d has neighbour %d, which does not have the same edge", i, id, nb)}
+			case nb >= 0 && m.enb[t] != PolyID(id):
+				return &FormatError{at, fmt.Sprintf("edge %d of polygon %d has neighbour %d, whose same edge has neighbour %d", i, id, nb, m.enb[t])}
+			}
+			if msg := m.across(PolyID(id), a, b, nb); msg != "" {
+				return &FormatError{at, fmt.Sprintf("edge %d of polygon %d %s", i, id, msg)}
+			}
+			m.etwin[e] = -1
+			if nb >= 0 {
+				m.etwin[e] = t - m.polys[nb].e0
+				pp.nport++
+				m.nport++
+			}
+		}
+	}
+	m.nport /= 2
+	return nil
+}
+
+// across returns what is wrong with the cells across the edge from vertex
+// a to vertex b of polygon id, whose neighbour there is nb, or "": a wall
+// faces blocked cells or the map's edge, a portal cells of nb only.
+func (m *Mesh) across(id PolyID, a, b int32, nb PolyID) string {
+	va, vb := m.verts[a], m.verts[b]
+	ax, ay, bx, by := int(va[0]), int(va[1]), int(vb[0]), int(vb[1])
+	// The polygon lies to the left of the edge; the cells across it, to
+	// its right: west of an edge running south, east of one running
+	// north, south of one running east, north of one running west.
+	var x0, y0, x1, y1 int
+	switch {
+	case ax == bx && ay < by:
+		x0, x1, y0, y1 = ax-1, ax, ay, by
+	case ax == bx:
+		x0, x1, y0, y1 = ax, ax+1, by, ay
+	case ax < bx:
+		x0, x1, y0, y1 = ax, bx, ay, ay+1
+	default:
+		x0, x1, y0, y1 = bx, ax, ay-1, ay
+	}
+	for y := y0; y < y1; y++ {
+		for x := x0; x < x1; x++ {
+			if c := m.cellPoly(x, y); c != nb {
+				if nb < 0 {
+					return fmt.Sprintf("is a wall, but cell (%d,%d) across it is in polygon %d", x, y, c)
+				}
+				return fmt.Sprintf("has neighbour %d, but cell (%d,%d) across it is in polygon %d", nb, x, y, c)
+			}
+		}
+	}
+	return ""
+}
+
+// fileReader reads exact byte counts, keeping the offset and the running
+// CRC.
+type fileReader struct {
+	r   io.Reader
+	buf []byte
+	off int64
+	crc uint32
+}
+
+// read fills p; the end of the input before p is full is a truncated file.
+func (d *fileReader) read(p []byte, what string) error {
+	k, err := io.ReadFull(d.r, p)
+	d.crc = crc32.Update(d.crc, castagnoli, p[:k])
+	d.off += int64(k)
+	switch {
+	case err == io.EOF || err == io.ErrUnexpectedEOF:
+		return &FormatError{d.off, fmt.Sprintf("truncated file: it ends in the %s", what)}
+	case err != nil:
+		return fmt.Errorf("navmesh: reading the %s at byte %d: %w", what, d.off, err)
+	}
+	return nil
+}
+
+// records reads n records of size bytes, a buffer at a time, and passes each
+// to fn.
+func (d *fileReader) records(n, size int, what string, fn func([]byte)) error {
+	per := len(d.buf) / size
+	for n > 0 {
+		k := min(n, per)
+		b := d.buf[:k*size]
+		if err := d.read(b, what); err != nil {
+			return err
+		}
+		for i := range k {
+			fn(b[i*size : (i+1)*size])
+		}
+		n -= k
+	}
+	return nil
+}

@@ -1,0 +1,115 @@
+package navmesh_test
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/cairn-nav/cairn/core"
+	"github.com/cairn-nav/cairn/grid"
+	"github.com/cairn-nav/cairn/internal/testmap"
+	"github.com/cairn-nav/cairn/navmesh"
+	"github.com/go-gl/mathgl/mgl64"
+)
+
+// FuzzRead feeds Read arbitrary bytes. With fix set, the trailing checksum
+// is first made to match, so that the checks behind it are reached. Read
+// must not panic; it must refuse with a *FormatError, and a mesh it accepts
+// must write back the bytes it read, be accepted by ReadFor for the grid of
+// its walkable cells, and answer queries on that grid with legal paths.
+func FuzzRead(f *testing.F) {
+	_, small := smallMap(f)
+	g := blocky(3, 8, 6, 6)
+	valid := encodeMesh(f, mustMesh(f, g), g)
+	f.Add(small, false)
+	f.Add(valid, false)
+	f.Add(valid[:len(valid)-1], false)
+	f.Add(valid[:60], false)
+	f.Add([]byte{}, false)
+	f.Add([]byte("CAIRNNAV"), false)
+	for _, edit := range []func(f *meshFile){
+		func(f *meshFile) { f.version = 2 },
+		func(f *meshFile) { f.w++ },
+		func(f *meshFile) { f.cells[1] ^= 4; f.refingerprint() },
+		func(f *meshFile) { f.verts[2][1] += 1 },
+		func(f *meshFile) { f.corners[0] ^= 2 },
+		func(f *meshFile) { f.sizes[0]++ },
+		func(f *meshFile) { f.edges[3][0] = int32(len(f.verts)) },
+		func(f *meshFile) { f.edges[5][1] = -1 },
+		func(f *meshFile) { f.edges[6][1] = 0 },
+	} {
+		mf := parseFile(f, valid)
+		edit(mf)
+		f.Add(mf.bytes(), true)
+	}
+	f.Add(craft([]string{"..", ".."}, [][][2]float64{
+		{{0, 0}, {0, 1}, {0, 2}, {1, 2}, {1, 1}, {1, 0}},
+		{{1, 0}, {1, 1}, {1, 2}, {2, 2}, {2, 1}, {2, 0}},
+	}, [][]int32{{-1, -1, -1, 1, 1, -1}, {0, 0, -1, -1, -1, -1}}).bytes(), false)
+	f.Fuzz(func(t *testing.T, data []byte, fix bool) {
+		if fix {
+			data = slices.Clone(data)
+			fixCRC(data)
+		}
+		m, err := navmesh.Read(bytes.NewReader(data))
+		if err != nil {
+			if _, ok := errors.AsType[*navmesh.FormatError](err); !ok {
+				t.Fatalf("error %v is not a *FormatError", err)
+			}
+			if !strings.HasPrefix(err.Error(), "navmesh: ") {
+				t.Fatalf("error %q does not start with navmesh: ", err)
+			}
+			return
+		}
+		var out bytes.Buffer
+		if _, err := m.WriteTo(&out); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.HasPrefix(data, out.Bytes()) {
+			t.Fatalf("accepted %d bytes but writes back %d different ones", len(data), out.Len())
+		}
+		g := walkableGrid(t, data)
+		if _, err := navmesh.ReadFor(bytes.NewReader(data), g, navmesh.Options{}); err != nil {
+			t.Fatalf("ReadFor the grid of its own cells: %v", err)
+		}
+		if m.NumPolys() == 0 {
+			return
+		}
+		q := navmesh.NewQuery(m)
+		r := testmap.NewRand(int64(len(data)))
+		point := func() mgl64.Vec2 {
+			return mgl64.Vec2{float64(r.IntN(4*g.Width()+1)) / 4, float64(r.IntN(4*g.Height()+1)) / 4}
+		}
+		for range 20 {
+			from, to := point(), point()
+			m.Raycast(from, to)
+			path, res, err := q.AppendPath(nil, from, to)
+			if err != nil || res.Status != core.Found {
+				continue // off the mesh, or unreachable
+			}
+			if _, err := checkPath(g, path, from, to); err != nil {
+				t.Fatalf("%v→%v: %v\npath %v", from, to, err, path)
+			}
+		}
+	})
+}
+
+// walkableGrid returns the grid whose free cells are the walkable cells of
+// a mesh file that Read accepted.
+func walkableGrid(tb testing.TB, data []byte) *grid.Grid {
+	tb.Helper()
+	le := binary.LittleEndian
+	w, h := int(le.Uint32(data[16:])), int(le.Uint32(data[20:]))
+	free := make([]bool, w*h)
+	for i := range free {
+		free[i] = data[44+i/8]&(1<<(i%8)) != 0
+	}
+	g, err := grid.New(w, h, free, grid.Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return g
+}
