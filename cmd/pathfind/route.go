@@ -72,7 +72,6 @@ func setupRoute(fs *flag.FlagSet) func(io.Writer) error {
 			return fmt.Errorf("-algo %s answered %s to %s wrongly: %w", rf.algo, pointString(from.p), pointString(to.p), err)
 		}
 
-		line := ans.appendPath([]byte("path      "))
 		cost := "-"
 		if ans.hasPath() {
 			cost = fmt.Sprintf("%.5f", st.cost)
@@ -83,6 +82,7 @@ func setupRoute(fs *flag.FlagSet) func(io.Writer) error {
 		fmt.Fprintf(stdout, "expanded  %d\n", st.expanded)
 		fmt.Fprintf(stdout, "time      %s\n", formatMicros(elapsed))
 		if *showPath {
+			line := ans.appendPath([]byte("path      "))
 			if _, err := stdout.Write(append(line, '\n')); err != nil {
 				return err
 			}

@@ -79,8 +79,8 @@ type server struct {
 }
 
 // newServer returns the server of g, named name, with hg its HPA* graph. It
-// builds the navmesh of g, which on a 1024² map takes a tenth of a second
-// or so.
+// builds the navmesh of g: about 10 ms on Berlin_0_1024 (1024², 6 259
+// polygons), 43 ms on maze512-1-0 (512², 41 671 polygons).
 func newServer(name string, g *grid.Grid, hg *hpa.Graph) (*server, error) {
 	nm, err := navmesh.FromGrid(g, navmesh.Options{})
 	if err != nil {
@@ -401,7 +401,7 @@ func (s *server) handleEdit(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		// The navmesh has no local update: it is built again, which takes
-		// about 0.1 s on a 1024² map.
+		// 20–30 ms of a 50–60 ms edit on Berlin_0_1024 (BenchmarkServeEdit).
 		t1 := time.Now()
 		nm, err := navmesh.FromGrid(g, navmesh.Options{})
 		meshTook = time.Since(t1)
