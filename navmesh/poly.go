@@ -76,16 +76,21 @@ func FromPolygon(pg orb.Polygon, opt Options) (*Mesh, error) {
 // (Eberly's method, each bridge checked exactly), and the triangles are
 // merged into convex polygons by Hertel and Mehlhorn's method: a shared
 // edge is dropped whenever the union of the two polygons is still convex,
-// which leaves at most four times the fewest convex pieces. Mesh vertices
+// which leaves at most four times the fewest convex pieces of a polygon
+// without holes (2r−h+1 pieces for r reflex vertices and h holes, against
+// at least ⌈r/2⌉−h+1 for any convex partition). Mesh vertices
 // are the input's points; there are no Steiner points, and the portals are
 // the diagonals that remain. A mesh vertex is a turning point of paths (a
 // convex corner of the walls) when the walkable angle there exceeds 180°.
 //
-// Checking costs O(n log n + k) for n points and k pairs of segments whose
-// bounding boxes overlap, and ear clipping O(n²) in the worst case, about
-// O(n) on inputs whose vertices are spread evenly (a bucket grid finds the
-// vertices near each ear); bridging h holes costs O(h·n). A 5,000-point
-// input takes a few milliseconds (see BenchmarkFromPolygons).
+// Bucket grids of segments and vertices find what lies near each segment,
+// ear and bridge, so on input of n points spread about evenly the
+// checking, the ear clipping and the merge cost about O(n log n), and
+// bridging h holes O(n + h²) with a small constant for the h²; the worst
+// case, for clustered or spiky input, is O(n²). On one core, a spiky star
+// of 5,000 points builds in about 30 ms and a star of 1,000 points with
+// 984 small holes (4,936 points in all) in about 25 ms, of which the
+// triangulation, bridges included, takes 9 to 10 ms (BenchmarkFromPolygons).
 func FromPolygons(mp orb.MultiPolygon, opt Options) (*Mesh, error) {
 	if opt.Radius != 0 {
 		return nil, fmt.Errorf("navmesh: agent radius %v is not supported for meshes from polygons, want 0", opt.Radius)

@@ -371,6 +371,23 @@ func TestFromPolygonsRandom(t *testing.T) {
 	t.Logf("60 random polygons: %d convex pieces, %d portals", polys, portals)
 }
 
+// TestFromPolygonsBridgeByDistance builds meshes with holes joined by the
+// search by distance that backs up Eberly's choice, which valid input
+// hardly ever needs, and checks them as the other tests do.
+func TestFromPolygonsBridgeByDistance(t *testing.T) {
+	defer navmesh.SetBridgeByDistance()()
+	for i, tc := range handPolygons() {
+		c := newPolyCase(t, tc.name, tc.mp)
+		c.checkStructure(t)
+		c.checkQueries(t, int64(i+1), 50)
+	}
+	for seed := int64(1); seed <= 20; seed++ {
+		c := newPolyCase(t, fmt.Sprintf("seed %d", seed), orb.MultiPolygon{randomPolygon(testmap.NewRand(seed))})
+		c.checkStructure(t)
+		c.checkQueries(t, seed, 30)
+	}
+}
+
 // TestPolygonLocateNearest checks Locate and Nearest against the oracle at
 // lattice points in and round the area, many on edges and vertices.
 func TestPolygonLocateNearest(t *testing.T) {
@@ -764,6 +781,30 @@ func bigPolygons() []struct {
 	}{{"star-5000", spiky}, {"holes-5000", holes}}
 }
 
+// reflexCount returns the number of points of pg where the walkable angle
+// exceeds 180° (in floating point, enough for the benchmarks' inputs).
+func reflexCount(pg orb.Polygon) int {
+	n := 0
+	for k, r := range pg {
+		var twice float64
+		for i, p := range r {
+			q := r[(i+1)%len(r)]
+			twice += p[0]*q[1] - q[0]*p[1]
+		}
+		sign := 1.0 // walkable on the left: outer rings counter-clockwise
+		if (twice > 0) != (k == 0) {
+			sign = -1
+		}
+		for i, p := range r {
+			a, b := r[(i+len(r)-1)%len(r)], r[(i+1)%len(r)]
+			if sign*((p[0]-a[0])*(b[1]-p[1])-(p[1]-a[1])*(b[0]-p[0])) < 0 {
+				n++
+			}
+		}
+	}
+	return n
+}
+
 func countPoints(pg orb.Polygon) int {
 	n := 0
 	for _, r := range pg {
@@ -774,7 +815,9 @@ func countPoints(pg orb.Polygon) int {
 
 // BenchmarkFromPolygons builds meshes from inputs of about 5,000 points.
 // Ear clipping makes n + 2h − 2 triangles of a polygon of n points and h
-// holes; the convex polygons are what the merge leaves of them.
+// holes; the convex polygons are what the merge leaves of them, and
+// "fewest" is ⌈r/2⌉ − h + 1 for r reflex points, a lower bound on any
+// convex partition without new points.
 func BenchmarkFromPolygons(b *testing.B) {
 	for _, tc := range bigPolygons() {
 		b.Run(tc.name, func(b *testing.B) {
@@ -790,7 +833,7 @@ func BenchmarkFromPolygons(b *testing.B) {
 			b.ReportMetric(float64(n), "points")
 			b.ReportMetric(float64(n+2*(len(tc.pg)-1)-2), "triangles")
 			b.ReportMetric(float64(m.NumPolys()), "polygons")
-			b.ReportMetric(float64(m.NumPortals()), "portals")
+			b.ReportMetric(float64((reflexCount(tc.pg)+1)/2-(len(tc.pg)-1)+1), "fewest")
 		})
 	}
 }
@@ -852,7 +895,7 @@ func BenchmarkPolygonLocate(b *testing.B) {
 				}
 				i++
 			}
-			if found == 0 {
+			if i >= 1024 && found == 0 {
 				b.Fatal("no point located")
 			}
 		})

@@ -187,11 +187,15 @@ func (c *clipper) leftmost(first int32) int32 {
 	return best
 }
 
+// bridgeByDistance makes bridge skip Eberly's choice, so that tests can
+// check the search by distance, which valid input hardly ever needs.
+var bridgeByDistance = false
+
 // bridge returns a node of the list from start that hole node m can be
 // joined to, or −1.
 func (b *bridger) bridge(start, m int32) int32 {
 	c := b.c
-	if p := b.eberly(m); p >= 0 && b.visible(m, p) {
+	if p := b.eberly(m); !bridgeByDistance && p >= 0 && b.visible(m, p) {
 		return p
 	}
 	var cands []int32
@@ -320,8 +324,14 @@ func (b *bridger) visible(m, p int32) bool {
 	if !c.wedge(p, pm) || !c.wedge(m, pp) {
 		return false
 	}
+	lo := mgl64.Vec2{math.Min(pm[0], pp[0]), math.Min(pm[1], pp[1])}
+	hi := mgl64.Vec2{math.Max(pm[0], pp[0]), math.Max(pm[1], pp[1])}
 	clear := func(u, v int32) bool {
 		a, e := c.pos[u], c.pos[v]
+		if (a[0] < lo[0] && e[0] < lo[0]) || (a[0] > hi[0] && e[0] > hi[0]) ||
+			(a[1] < lo[1] && e[1] < lo[1]) || (a[1] > hi[1] && e[1] > hi[1]) {
+			return true // their boxes are apart
+		}
 		kind, q, _ := meet(pm, pp, a, e)
 		return kind == meetNone || (kind == meetTouch && (q == pm || q == pp) && (q == a || q == e))
 	}
