@@ -4,13 +4,13 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"image"
 	"io"
 	"math"
 
 	"github.com/cairn-nav/cairn/core"
 	"github.com/cairn-nav/cairn/grid"
+	"github.com/cairn-nav/cairn/internal/binfile"
 )
 
 // This file writes a [Graph] to a binary file and reads it back. Version 2
@@ -49,7 +49,6 @@ const (
 	edgeSize    = 12
 )
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // FormatError reports a graph file that [Read] refuses: where in the file
 // (a byte offset; for counts and checksums, the offset of the field) and
@@ -77,13 +76,13 @@ func (e *FormatError) Error() string {
 // It reads every cell once, O(width·height), and does not allocate. It is
 // safe for concurrent use.
 func Fingerprint(g *grid.Grid) uint64 {
-	f := fnv64{sum: fnvOffset}
+	f := binfile.NewFNV()
 	w, h := g.Width(), g.Height()
-	f.u32(uint32(w))
-	f.u32(uint32(h))
-	f.byte(byte(g.Connectivity()))
+	f.U32(uint32(w))
+	f.U32(uint32(h))
+	f.Byte(byte(g.Connectivity()))
 	costs := g.HasCosts()
-	f.byte(b2u8(costs))
+	f.Byte(b2u8(costs))
 	var acc byte
 	i := 0
 	for y := range h {
@@ -92,48 +91,24 @@ func Fingerprint(g *grid.Grid) uint64 {
 				acc |= 1 << (i & 7)
 			}
 			if i++; i&7 == 0 {
-				f.byte(acc)
+				f.Byte(acc)
 				acc = 0
 			}
 		}
 	}
 	if i&7 != 0 {
-		f.byte(acc)
+		f.Byte(acc)
 	}
 	if costs {
 		for y := range h {
 			for x := range w {
 				if p := image.Pt(x, y); g.Passable(p) {
-					f.u64(math.Float64bits(g.Cost(p)))
+					f.U64(math.Float64bits(g.Cost(p)))
 				}
 			}
 		}
 	}
-	return f.sum
-}
-
-const (
-	fnvOffset = 14695981039346656037
-	fnvPrime  = 1099511628211
-)
-
-// fnv64 is FNV-1a, 64 bits, inline so that hashing allocates nothing.
-type fnv64 struct{ sum uint64 }
-
-func (f *fnv64) byte(b byte) { f.sum = (f.sum ^ uint64(b)) * fnvPrime }
-
-func (f *fnv64) u32(v uint32) {
-	for range 4 {
-		f.byte(byte(v))
-		v >>= 8
-	}
-}
-
-func (f *fnv64) u64(v uint64) {
-	for range 8 {
-		f.byte(byte(v))
-		v >>= 8
-	}
+	return f.Sum
 }
 
 func b2u8(b bool) uint8 {
@@ -153,72 +128,30 @@ func b2u8(b bool) uint8 {
 // it allocates a 64 KiB buffer and is safe for concurrent use, since it only
 // reads h.
 func (h *Graph) WriteTo(w io.Writer) (int64, error) {
-	e := encoder{w: w, buf: make([]byte, 0, 64<<10)}
-	e.buf = append(e.buf, fileMagic...)
-	e.u32(fileVersion)
-	e.u64(Fingerprint(h.g))
-	e.u32(uint32(h.w))
-	e.u32(uint32(h.h))
-	e.u32(uint32(h.cs))
-	e.u32(uint32(h.me))
-	e.u32(uint32(h.entrances))
-	e.u32(uint32(len(h.nodes)))
-	e.u32(uint32(len(h.edges)))
-	e.u32(uint32(h.Levels()))
+	e := binfile.NewWriter(w)
+	e.Bytes([]byte(fileMagic))
+	e.U32(fileVersion)
+	e.U64(Fingerprint(h.g))
+	e.U32(uint32(h.w))
+	e.U32(uint32(h.h))
+	e.U32(uint32(h.cs))
+	e.U32(uint32(h.me))
+	e.U32(uint32(h.entrances))
+	e.U32(uint32(len(h.nodes)))
+	e.U32(uint32(len(h.edges)))
+	e.U32(uint32(h.Levels()))
 	for _, n := range h.nodes {
-		e.u32(uint32(n.x))
-		e.u32(uint32(n.y))
+		e.U32(uint32(n.x))
+		e.U32(uint32(n.y))
 	}
 	for i := range h.nodes {
-		e.u32(uint32(h.off[i+1] - h.off[i]))
+		e.U32(uint32(h.off[i+1] - h.off[i]))
 	}
 	for _, ed := range h.edges {
-		e.u32(uint32(ed.To))
-		e.u64(math.Float64bits(ed.Cost))
+		e.U32(uint32(ed.To))
+		e.U64(math.Float64bits(ed.Cost))
 	}
-	e.flush()
-	e.buf = binary.LittleEndian.AppendUint32(e.buf, e.crc)
-	e.write()
-	return e.n, e.err
-}
-
-// encoder buffers writes, keeps the running CRC of what it has flushed, and
-// remembers the first error.
-type encoder struct {
-	w   io.Writer
-	buf []byte
-	crc uint32
-	n   int64
-	err error
-}
-
-func (e *encoder) u32(v uint32) {
-	e.buf = binary.LittleEndian.AppendUint32(e.buf, v)
-	if len(e.buf) > cap(e.buf)-16 {
-		e.flush()
-	}
-}
-
-func (e *encoder) u64(v uint64) {
-	e.buf = binary.LittleEndian.AppendUint64(e.buf, v)
-	if len(e.buf) > cap(e.buf)-16 {
-		e.flush()
-	}
-}
-
-// flush adds the buffer to the checksum and writes it.
-func (e *encoder) flush() {
-	e.crc = crc32.Update(e.crc, castagnoli, e.buf)
-	e.write()
-}
-
-func (e *encoder) write() {
-	if e.err == nil && len(e.buf) > 0 {
-		var k int
-		k, e.err = e.w.Write(e.buf)
-		e.n += int64(k)
-	}
-	e.buf = e.buf[:0]
+	return e.Finish()
 }
 
 // Read reads a graph that [Graph.WriteTo] wrote for g, and returns it ready
@@ -243,16 +176,16 @@ func Read(r io.Reader, g *grid.Grid) (*Graph, error) {
 	if g == nil {
 		return nil, errors.New("hpa: nil grid")
 	}
-	d := decoder{r: r, buf: make([]byte, 64<<10)}
-	hdr := d.buf[:headerSize]
-	err := d.read(hdr[:len(fileMagic)], "magic")
-	if got := hdr[:d.off]; string(got) != fileMagic[:d.off] {
+	d := binfile.NewReader(r, "hpa", func(off int64, msg string) error { return &FormatError{off, msg} })
+	hdr := d.Scratch(headerSize)
+	err := d.Read(hdr[:len(fileMagic)], "magic")
+	if got := hdr[:d.Offset()]; string(got) != fileMagic[:d.Offset()] {
 		return nil, &FormatError{0, fmt.Sprintf("not a graph file: it starts %q, want %q", got, fileMagic)}
 	}
 	if err != nil {
 		return nil, err
 	}
-	if err := d.read(hdr[len(fileMagic):], "header"); err != nil {
+	if err := d.Read(hdr[len(fileMagic):], "header"); err != nil {
 		return nil, err
 	}
 	le := binary.LittleEndian
@@ -298,25 +231,25 @@ func Read(r io.Reader, g *grid.Grid) (*Graph, error) {
 	nodes := make([]node, 0, min(n, 1<<16))
 	deg := make([]int32, 0, min(n, 1<<16))
 	edges := make([]core.Edge, 0, min(m, 1<<16))
-	err = d.records(n, nodeSize, "nodes", func(b []byte) {
+	err = d.Records(n, nodeSize, "nodes", func(b []byte) {
 		nodes = append(nodes, node{x: int32(le.Uint32(b)), y: int32(le.Uint32(b[4:]))})
 	})
 	if err == nil {
-		err = d.records(n, degreeSize, "degrees", func(b []byte) {
+		err = d.Records(n, degreeSize, "degrees", func(b []byte) {
 			deg = append(deg, int32(le.Uint32(b)))
 		})
 	}
 	if err == nil {
-		err = d.records(m, edgeSize, "edges", func(b []byte) {
+		err = d.Records(m, edgeSize, "edges", func(b []byte) {
 			edges = append(edges, core.Edge{To: int32(le.Uint32(b)), Cost: math.Float64frombits(le.Uint64(b[4:]))})
 		})
 	}
 	if err != nil {
 		return nil, err
 	}
-	sumAt, want := d.off, d.crc
-	sum := d.buf[:4]
-	if err := d.read(sum, "checksum"); err != nil {
+	sumAt, want := d.Offset(), d.CRC()
+	sum := d.Scratch(4)
+	if err := d.Read(sum, "checksum"); err != nil {
 		return nil, err
 	}
 	if got := le.Uint32(sum); got != want {
@@ -436,42 +369,3 @@ func (h *Graph) checkEdges() error {
 	return nil
 }
 
-// decoder reads exact byte counts, keeping the offset and the running CRC.
-type decoder struct {
-	r   io.Reader
-	buf []byte
-	off int64
-	crc uint32
-}
-
-// read fills p; the end of the input before p is full is a truncated file.
-func (d *decoder) read(p []byte, what string) error {
-	k, err := io.ReadFull(d.r, p)
-	d.crc = crc32.Update(d.crc, castagnoli, p[:k])
-	d.off += int64(k)
-	switch {
-	case err == io.EOF || err == io.ErrUnexpectedEOF:
-		return &FormatError{d.off, fmt.Sprintf("truncated file: it ends in the %s", what)}
-	case err != nil:
-		return fmt.Errorf("hpa: reading the %s at byte %d: %w", what, d.off, err)
-	}
-	return nil
-}
-
-// records reads n records of size bytes, a buffer at a time, and passes each
-// to fn.
-func (d *decoder) records(n, size int, what string, fn func([]byte)) error {
-	per := len(d.buf) / size
-	for n > 0 {
-		k := min(n, per)
-		b := d.buf[:k*size]
-		if err := d.read(b, what); err != nil {
-			return err
-		}
-		for i := range k {
-			fn(b[i*size : (i+1)*size])
-		}
-		n -= k
-	}
-	return nil
-}

@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"image"
 	"io"
 	"math"
@@ -13,6 +12,7 @@ import (
 	"slices"
 
 	"github.com/cairn-nav/cairn/grid"
+	"github.com/cairn-nav/cairn/internal/binfile"
 	"github.com/go-gl/mathgl/mgl64"
 )
 
@@ -63,7 +63,6 @@ const (
 	edgeRecordSize = 8
 )
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // FormatError reports a mesh file that [Read] or [ReadFor] refuses: where in
 // the file (a byte offset; for counts and checksums, the offset of the
@@ -90,9 +89,9 @@ func (e *FormatError) Error() string {
 // safe for concurrent use.
 func Fingerprint(g *grid.Grid) uint64 {
 	w, h := g.Width(), g.Height()
-	f := fnv64{sum: fnvOffset}
-	f.u32(uint32(w))
-	f.u32(uint32(h))
+	f := binfile.NewFNV()
+	f.U32(uint32(w))
+	f.U32(uint32(h))
 	var acc byte
 	i := 0
 	for y := range h {
@@ -101,44 +100,27 @@ func Fingerprint(g *grid.Grid) uint64 {
 				acc |= 1 << (i & 7)
 			}
 			if i++; i&7 == 0 {
-				f.byte(acc)
+				f.Byte(acc)
 				acc = 0
 			}
 		}
 	}
 	if i&7 != 0 {
-		f.byte(acc)
+		f.Byte(acc)
 	}
-	return f.sum
+	return f.Sum
 }
 
 // bitmapFingerprint is [Fingerprint] of the grid of w×h cells whose
 // passability bits are cells.
 func bitmapFingerprint(w, h int, cells []byte) uint64 {
-	f := fnv64{sum: fnvOffset}
-	f.u32(uint32(w))
-	f.u32(uint32(h))
+	f := binfile.NewFNV()
+	f.U32(uint32(w))
+	f.U32(uint32(h))
 	for _, b := range cells {
-		f.byte(b)
+		f.Byte(b)
 	}
-	return f.sum
-}
-
-const (
-	fnvOffset = 14695981039346656037
-	fnvPrime  = 1099511628211
-)
-
-// fnv64 is FNV-1a, 64 bits, inline so that hashing allocates nothing.
-type fnv64 struct{ sum uint64 }
-
-func (f *fnv64) byte(b byte) { f.sum = (f.sum ^ uint64(b)) * fnvPrime }
-
-func (f *fnv64) u32(v uint32) {
-	for range 4 {
-		f.byte(byte(v))
-		v >>= 8
-	}
+	return f.Sum
 }
 
 // WriteTo writes m to w in Cairn's binary mesh format, version 1, and
@@ -155,26 +137,25 @@ func (m *Mesh) WriteTo(w io.Writer) (int64, error) {
 	if m.cell == nil || len(m.cell) != m.w*m.h {
 		return 0, errors.New("navmesh: only meshes built from a grid can be written")
 	}
-	e := fileWriter{w: w, buf: make([]byte, 0, 64<<10)}
-	var fp fnv64
-	fp.sum = fnvOffset
-	fp.u32(uint32(m.w))
-	fp.u32(uint32(m.h))
-	m.cellBits(func(b byte) { fp.byte(b) })
+	e := binfile.NewWriter(w)
+	fp := binfile.NewFNV()
+	fp.U32(uint32(m.w))
+	fp.U32(uint32(m.h))
+	m.cellBits(func(b byte) { fp.Byte(b) })
 
-	e.bytes([]byte(fileMagic))
-	e.u32(fileVersion)
-	e.u32(sourceGrid)
-	e.u32(uint32(m.w))
-	e.u32(uint32(m.h))
-	e.u64(fp.sum)
-	e.u32(uint32(len(m.verts)))
-	e.u32(uint32(len(m.polys)))
-	e.u32(uint32(len(m.ev)))
-	m.cellBits(e.byte)
+	e.Bytes([]byte(fileMagic))
+	e.U32(fileVersion)
+	e.U32(sourceGrid)
+	e.U32(uint32(m.w))
+	e.U32(uint32(m.h))
+	e.U64(fp.Sum)
+	e.U32(uint32(len(m.verts)))
+	e.U32(uint32(len(m.polys)))
+	e.U32(uint32(len(m.ev)))
+	m.cellBits(e.Byte)
 	for _, v := range m.verts {
-		e.u64(math.Float64bits(v[0]))
-		e.u64(math.Float64bits(v[1]))
+		e.U64(math.Float64bits(v[0]))
+		e.U64(math.Float64bits(v[1]))
 	}
 	var acc byte
 	for i, r := range m.reflex {
@@ -182,24 +163,21 @@ func (m *Mesh) WriteTo(w io.Writer) (int64, error) {
 			acc |= 1 << (i & 7)
 		}
 		if i&7 == 7 {
-			e.byte(acc)
+			e.Byte(acc)
 			acc = 0
 		}
 	}
 	if len(m.reflex)&7 != 0 {
-		e.byte(acc)
+		e.Byte(acc)
 	}
 	for _, p := range m.polys {
-		e.u32(uint32(p.ne))
+		e.U32(uint32(p.ne))
 	}
 	for i, v := range m.ev {
-		e.u32(uint32(v))
-		e.u32(uint32(m.enb[i]))
+		e.U32(uint32(v))
+		e.U32(uint32(m.enb[i]))
 	}
-	e.flush()
-	e.buf = binary.LittleEndian.AppendUint32(e.buf, e.crc)
-	e.write()
-	return e.n, e.err
+	return e.Finish()
 }
 
 // cellBits passes the bytes of the walkable-cells section to fn.
@@ -219,44 +197,6 @@ func (m *Mesh) cellBits(fn func(byte)) {
 	}
 }
 
-// fileWriter buffers writes, keeps the running CRC of what it has flushed,
-// and remembers the first error.
-type fileWriter struct {
-	w   io.Writer
-	buf []byte
-	crc uint32
-	n   int64
-	err error
-}
-
-func (e *fileWriter) room() {
-	if len(e.buf) > cap(e.buf)-16 {
-		e.flush()
-	}
-}
-
-func (e *fileWriter) byte(b byte) { e.buf = append(e.buf, b); e.room() }
-
-func (e *fileWriter) bytes(b []byte) { e.buf = append(e.buf, b...); e.room() }
-
-func (e *fileWriter) u32(v uint32) { e.buf = binary.LittleEndian.AppendUint32(e.buf, v); e.room() }
-
-func (e *fileWriter) u64(v uint64) { e.buf = binary.LittleEndian.AppendUint64(e.buf, v); e.room() }
-
-// flush adds the buffer to the checksum and writes it.
-func (e *fileWriter) flush() {
-	e.crc = crc32.Update(e.crc, castagnoli, e.buf)
-	e.write()
-}
-
-func (e *fileWriter) write() {
-	if e.err == nil && len(e.buf) > 0 {
-		var k int
-		k, e.err = e.w.Write(e.buf)
-		e.n += int64(k)
-	}
-	e.buf = e.buf[:0]
-}
 
 // Read reads a mesh that [Mesh.WriteTo] wrote, for any map, and returns it
 // ready for queries: its polygons, vertices and neighbours, in the same
@@ -323,16 +263,16 @@ type meshFile struct {
 }
 
 func readMesh(r io.Reader, g *grid.Grid) (*Mesh, error) {
-	d := fileReader{r: r, buf: make([]byte, 64<<10)}
-	hdr := d.buf[:fileHeaderSize]
-	err := d.read(hdr[:len(fileMagic)], "magic")
-	if got := hdr[:d.off]; string(got) != fileMagic[:d.off] {
+	d := binfile.NewReader(r, "navmesh", func(off int64, msg string) error { return &FormatError{off, msg} })
+	hdr := d.Scratch(fileHeaderSize)
+	err := d.Read(hdr[:len(fileMagic)], "magic")
+	if got := hdr[:d.Offset()]; string(got) != fileMagic[:d.Offset()] {
 		return nil, &FormatError{0, fmt.Sprintf("not a mesh file: it starts %q, want %q", got, fileMagic)}
 	}
 	if err != nil {
 		return nil, err
 	}
-	if err := d.read(hdr[len(fileMagic):], "header"); err != nil {
+	if err := d.Read(hdr[len(fileMagic):], "header"); err != nil {
 		return nil, err
 	}
 	le := binary.LittleEndian
@@ -383,20 +323,20 @@ func readMesh(r io.Reader, g *grid.Grid) (*Mesh, error) {
 	f.sizes = make([]int32, 0, min(p, 1<<16))
 	f.ev = make([]int32, 0, min(e, 1<<16))
 	f.enb = make([]PolyID, 0, min(e, 1<<16))
-	err = d.records(nbytes, 1, "walkable cells", func(b []byte) { f.cells = append(f.cells, b[0]) })
+	err = d.Records(nbytes, 1, "walkable cells", func(b []byte) { f.cells = append(f.cells, b[0]) })
 	if err == nil {
-		err = d.records(n, vertexSize, "vertices", func(b []byte) {
+		err = d.Records(n, vertexSize, "vertices", func(b []byte) {
 			f.verts = append(f.verts, mgl64.Vec2{math.Float64frombits(le.Uint64(b)), math.Float64frombits(le.Uint64(b[8:]))})
 		})
 	}
 	if err == nil {
-		err = d.records((n+7)/8, 1, "corners", func(b []byte) { f.corners = append(f.corners, b[0]) })
+		err = d.Records((n+7)/8, 1, "corners", func(b []byte) { f.corners = append(f.corners, b[0]) })
 	}
 	if err == nil {
-		err = d.records(p, polySizeSize, "polygon sizes", func(b []byte) { f.sizes = append(f.sizes, int32(le.Uint32(b))) })
+		err = d.Records(p, polySizeSize, "polygon sizes", func(b []byte) { f.sizes = append(f.sizes, int32(le.Uint32(b))) })
 	}
 	if err == nil {
-		err = d.records(e, edgeRecordSize, "edges", func(b []byte) {
+		err = d.Records(e, edgeRecordSize, "edges", func(b []byte) {
 			f.ev = append(f.ev, int32(le.Uint32(b)))
 			f.enb = append(f.enb, PolyID(int32(le.Uint32(b[4:]))))
 		})
@@ -404,9 +344,9 @@ func readMesh(r io.Reader, g *grid.Grid) (*Mesh, error) {
 	if err != nil {
 		return nil, err
 	}
-	sumAt, want := d.off, d.crc
-	sum := d.buf[:4]
-	if err := d.read(sum, "checksum"); err != nil {
+	sumAt, want := d.Offset(), d.CRC()
+	sum := d.Scratch(4)
+	if err := d.Read(sum, "checksum"); err != nil {
 		return nil, err
 	}
 	if got := le.Uint32(sum); got != want {
@@ -698,43 +638,3 @@ func (m *Mesh) across(id PolyID, a, b int32, nb PolyID) string {
 	return ""
 }
 
-// fileReader reads exact byte counts, keeping the offset and the running
-// CRC.
-type fileReader struct {
-	r   io.Reader
-	buf []byte
-	off int64
-	crc uint32
-}
-
-// read fills p; the end of the input before p is full is a truncated file.
-func (d *fileReader) read(p []byte, what string) error {
-	k, err := io.ReadFull(d.r, p)
-	d.crc = crc32.Update(d.crc, castagnoli, p[:k])
-	d.off += int64(k)
-	switch {
-	case err == io.EOF || err == io.ErrUnexpectedEOF:
-		return &FormatError{d.off, fmt.Sprintf("truncated file: it ends in the %s", what)}
-	case err != nil:
-		return fmt.Errorf("navmesh: reading the %s at byte %d: %w", what, d.off, err)
-	}
-	return nil
-}
-
-// records reads n records of size bytes, a buffer at a time, and passes each
-// to fn.
-func (d *fileReader) records(n, size int, what string, fn func([]byte)) error {
-	per := len(d.buf) / size
-	for n > 0 {
-		k := min(n, per)
-		b := d.buf[:k*size]
-		if err := d.read(b, what); err != nil {
-			return err
-		}
-		for i := range k {
-			fn(b[i*size : (i+1)*size])
-		}
-		n -= k
-	}
-	return nil
-}
