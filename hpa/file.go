@@ -49,7 +49,6 @@ const (
 	edgeSize    = 12
 )
 
-
 // FormatError reports a graph file that [Read] refuses: where in the file
 // (a byte offset; for counts and checksums, the offset of the field) and
 // what is wrong.
@@ -368,4 +367,3 @@ func (h *Graph) checkEdges() error {
 	}
 	return nil
 }
-

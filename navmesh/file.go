@@ -63,7 +63,6 @@ const (
 	edgeRecordSize = 8
 )
 
-
 // FormatError reports a mesh file that [Read] or [ReadFor] refuses: where in
 // the file (a byte offset; for counts and checksums, the offset of the
 // field) and what is wrong.
@@ -196,7 +195,6 @@ func (m *Mesh) cellBits(fn func(byte)) {
 		fn(acc)
 	}
 }
-
 
 // Read reads a mesh that [Mesh.WriteTo] wrote, for any map, and returns it
 // ready for queries: its polygons, vertices and neighbours, in the same
@@ -637,4 +635,3 @@ func (m *Mesh) across(id PolyID, a, b int32, nb PolyID) string {
 	}
 	return ""
 }
-
