@@ -4,14 +4,24 @@
 //
 // Usage:
 //
-//	hpabuild -map FILE.map -o FILE.hpa [-cluster N] [-max-entrance N] [-levels L]
+//	hpabuild -map FILE.map -o FILE.hpa [-cluster N] [-max-entrance N] [-levels L] [-png FILE]
 //
 // It writes the file atomically (a temporary file in the same directory,
 // synced, then renamed over the target) and prints the graph's statistics,
-// the build time and the file size on stdout. While it builds, a progress bar
-// runs on stderr when stderr is a terminal. Bad input gives one line on
-// stderr starting with "hpabuild: " and exit status 2 for usage errors, 1 for
-// others.
+// the build time and the file size on stdout. While it builds, a progress
+// bar runs on stderr when stderr is a terminal.
+//
+// With -png it then draws the graph, scaled like pathfind's pictures: the
+// map, the level-1 cluster borders, the borders of the clusters of higher
+// levels in a darker colour, the level-1 edges as thin lines from node to
+// node, and every abstract node as a square coloured by its highest level.
+// The edges are left out when the picture has fewer than 2 pixels a cell
+// (maps over 512 cells a side), where they would hide the map. The picture
+// is written atomically too, and the directory it goes to is checked before
+// the build starts.
+//
+// Bad input gives one line on stderr starting with "hpabuild: " and exit
+// status 2 for usage errors, 1 for others.
 package main
 
 import (
@@ -20,12 +30,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
 
+	"github.com/cairn-nav/cairn/cmd/internal/picture"
 	"github.com/cairn-nav/cairn/grid"
 	"github.com/cairn-nav/cairn/hpa"
 	"github.com/cairn-nav/cairn/internal/atomicfile"
@@ -59,6 +71,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 // flags holds the command line.
 type flags struct {
 	mapPath, out string
+	png          string // picture to write; empty for none
 	opt          hpa.Options
 }
 
@@ -70,11 +83,14 @@ func newFlagSet(f *flags) *flag.FlagSet {
 	fs.IntVar(&f.opt.ClusterSize, "cluster", hpa.DefaultClusterSize, fmt.Sprintf("cluster side in cells, `N` from 1 to %d", hpa.MaxClusterSize))
 	fs.IntVar(&f.opt.MaxEntrance, "max-entrance", hpa.DefaultMaxEntrance, "longest entrance with one transition; longer ones get two (`N` ≥ 1)")
 	fs.IntVar(&f.opt.Levels, "levels", 0, fmt.Sprintf("levels of the hierarchy, `L` from 1 to %d; 0 chooses from the map size", hpa.MaxLevels))
+	fs.StringVar(&f.png, "png", "", "also draw the graph to PNG `file`: the map, cluster borders (higher levels darker), level-1 edges as thin\n"+
+		"grey-blue lines, nodes coloured by their highest level (1 grey-blue, 2 teal, 3 orange, 4 brown); edges are left\n"+
+		"out below 2 pixels a cell (maps over 512 cells a side); maps over 1024 cells a side are scaled down")
 	return fs
 }
 
 func printUsage(w io.Writer) {
-	fmt.Fprintf(w, "usage: hpabuild -map FILE.map -o FILE.hpa [-cluster N] [-max-entrance N] [-levels L]\n\n")
+	fmt.Fprintf(w, "usage: hpabuild -map FILE.map -o FILE.hpa [-cluster N] [-max-entrance N] [-levels L] [-png FILE]\n\n")
 	fmt.Fprintf(w, "Build the HPA* graph of a Moving AI map and write it to a graph file.\n\nFlags:\n")
 	fs := newFlagSet(&flags{})
 	fs.SetOutput(w)
@@ -118,6 +134,15 @@ func build(args []string, stdout, stderr io.Writer) error {
 		return usagef("-levels %d, want 0 to %d", f.opt.Levels, hpa.MaxLevels)
 	case sameFile(f.mapPath, f.out):
 		return usagef("-o %s is the map itself", f.out)
+	case f.png != "" && sameFile(f.mapPath, f.png):
+		return usagef("-png %s is the map itself", f.png)
+	case f.png != "" && (filepath.Clean(f.png) == filepath.Clean(f.out) || sameFile(f.png, f.out)):
+		return usagef("-png %s is the graph file too", f.png)
+	}
+	if f.png != "" {
+		if err := picture.CheckOutDir("-png", f.png); err != nil {
+			return err
+		}
 	}
 
 	g, err := grid.LoadMap(f.mapPath, grid.Options{})
@@ -157,6 +182,17 @@ func build(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	var pictureNote string
+	if f.png != "" {
+		c, edges := drawGraph(hg)
+		if err := c.WritePNG(f.png); err != nil {
+			return err
+		}
+		pictureNote = c.ScaleNote()
+		if !edges {
+			pictureNote += fmt.Sprintf("; edges left out below %d pixels a cell", minEdgePixels)
+		}
+	}
 
 	st := hg.Stats()
 	opt := hg.Options()
@@ -177,7 +213,44 @@ func build(args []string, stdout, stderr io.Writer) error {
 	w.printf("build         %.1f ms\n", float64(elapsed.Microseconds())/1e3)
 	w.printf("graph memory  %.1f MiB (heap after the build less before)\n", float64(int64(after.HeapAlloc)-int64(before.HeapAlloc))/(1<<20))
 	w.printf("file size     %d bytes (%.1f KiB)\n", size, float64(size)/1024)
+	if f.png != "" {
+		w.printf("picture       %s (%s)\n", f.png, pictureNote)
+	}
 	return w.err
+}
+
+// minEdgePixels is the fewest pixels a cell at which drawGraph draws the
+// level-1 edges; with fewer, the lines would cover the map.
+const minEdgePixels = 2
+
+// drawGraph draws hg over its map: the borders of the clusters of levels 2
+// and up, then those of level 1 (which paint only the pixels still free, so
+// the stronger colour wins where borders meet); the level-1 edges, once per
+// pair of nodes, when the picture has minEdgePixels or more a cell; then
+// the nodes. It reports whether it drew the edges.
+func drawGraph(hg *hpa.Graph) (c *picture.Canvas, edges bool) {
+	c = picture.New(hg.Grid())
+	side := hg.ClusterSize()
+	for range hg.Levels() - 1 {
+		side *= hpa.LevelFactor
+		c.GridLines(side, picture.LevelBorder)
+	}
+	c.GridLines(hg.ClusterSize(), picture.Border)
+	edges = c.PixelsPerCell() >= minEdgePixels
+	if edges {
+		var targets []int32
+		for n := range hg.Stats().Nodes {
+			a := picture.Centre(hg.NodeCell(n))
+			targets = hg.AppendEdges(targets[:0], n, 1)
+			for _, m := range targets {
+				if int(m) > n { // each edge has its reverse
+					c.Line(a, picture.Centre(hg.NodeCell(int(m))), 1, picture.Edge)
+				}
+			}
+		}
+	}
+	c.Nodes(hg)
+	return c, edges
 }
 
 // sameFile reports whether a and b name one existing file.

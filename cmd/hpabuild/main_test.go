@@ -3,6 +3,9 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"image"
+	"image/color"
+	"image/png"
 	"io"
 	"os"
 	"path/filepath"
@@ -10,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cairn-nav/cairn/cmd/internal/picture"
 	"github.com/cairn-nav/cairn/grid"
 	"github.com/cairn-nav/cairn/hpa"
 )
@@ -200,10 +204,154 @@ func TestHelp(t *testing.T) {
 		if code != 0 || stderr != "" {
 			t.Fatalf("%s: status %d, stderr %q", arg, code, stderr)
 		}
-		for _, want := range []string{"usage: hpabuild", "-map", "-o", "-cluster", "-max-entrance", fmt.Sprintf("(default %d)", hpa.DefaultClusterSize), "(default 6)", "-levels"} {
+		for _, want := range []string{"usage: hpabuild", "-map", "-o", "-cluster", "-max-entrance", fmt.Sprintf("(default %d)", hpa.DefaultClusterSize), "(default 6)", "-levels", "-png"} {
 			if !strings.Contains(stdout, want) {
 				t.Errorf("%s: help lacks %q:\n%s", arg, want, stdout)
 			}
 		}
+	}
+}
+
+// readPNG decodes the PNG file at path.
+func readPNG(t *testing.T, path string) image.Image {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return img
+}
+
+// countColour counts the pixels of img painted with palette entry col.
+func countColour(img image.Image, col picture.Colour) int {
+	want := color.RGBAModel.Convert(col)
+	n := 0
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			if color.RGBAModel.Convert(img.At(x, y)) == want {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+var colourNames = map[picture.Colour]string{
+	picture.Border: "cluster border", picture.LevelBorder: "higher-level border", picture.Edge: "edge",
+	picture.Node1: "level-1 node", picture.Node2: "level-2 node", picture.Node3: "level-3 node",
+}
+
+// writeOpenMap writes a Moving AI map of w×h free cells to dir and returns
+// its path.
+func writeOpenMap(t *testing.T, dir string, w, h int) string {
+	t.Helper()
+	var b strings.Builder
+	fmt.Fprintf(&b, "type octile\nheight %d\nwidth %d\nmap\n", h, w)
+	for range h {
+		b.WriteString(strings.Repeat(".", w) + "\n")
+	}
+	path := filepath.Join(dir, "open.map")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestPNG(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		name  string
+		args  []string
+		size  image.Point // of the picture
+		note  string      // in the picture line, after the file
+		want  []picture.Colour
+		avoid []picture.Colour
+	}{
+		{"clusters of 8", []string{"-map", demoMap, "-cluster", "8"}, image.Pt(1024, 768), "(1024×768 pixels, 16×16 a cell)",
+			[]picture.Colour{picture.Border, picture.Edge, picture.Node1}, []picture.Colour{picture.LevelBorder, picture.Node2}},
+		// Level-2 clusters of 16 cells, level 3 of 64: one, without borders.
+		{"three levels", []string{"-map", demoMap, "-cluster", "4", "-levels", "3"}, image.Pt(1024, 768), "(1024×768 pixels, 16×16 a cell)",
+			[]picture.Colour{picture.Border, picture.LevelBorder, picture.Edge, picture.Node1, picture.Node2}, nil},
+		// 600 cells a side: one pixel a cell, too few for the edges.
+		{"no edges", []string{"-map", writeOpenMap(t, dir, 600, 40), "-cluster", "20"}, image.Pt(600, 40), "(600×40 pixels, 1×1 a cell; edges left out below 2 pixels a cell)",
+			[]picture.Colour{picture.Border, picture.Node1}, []picture.Colour{picture.Edge}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			out := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "_"))
+			stdout, stderr, code := hpabuild(t, append(tc.args, "-o", out+".hpa", "-png", out+".png")...)
+			if code != 0 || stderr != "" {
+				t.Fatalf("status %d, stderr %q", code, stderr)
+			}
+			if got, want := field(t, stdout, "picture"), out+".png "+tc.note; got != want {
+				t.Errorf("picture line %q, want %q", got, want)
+			}
+			img := readPNG(t, out+".png")
+			if b := img.Bounds(); b.Size() != tc.size {
+				t.Errorf("picture is %v, want %v", b, tc.size)
+			}
+			for _, col := range tc.want {
+				if countColour(img, col) == 0 {
+					t.Errorf("no %s pixels", colourNames[col])
+				}
+			}
+			for _, col := range tc.avoid {
+				if n := countColour(img, col); n > 0 {
+					t.Errorf("%d %s pixels, want none", n, colourNames[col])
+				}
+			}
+		})
+	}
+	if leftovers, _ := filepath.Glob(filepath.Join(dir, ".*tmp*")); len(leftovers) > 0 {
+		t.Errorf("temporary files left behind: %v", leftovers)
+	}
+}
+
+func TestPNGErrors(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out.hpa")
+	file := filepath.Join(dir, "file")
+	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name  string
+		png   string
+		code  int
+		want  string // in the stderr line
+		graph bool   // whether the graph file is written
+	}{
+		{"missing folder", filepath.Join(dir, "missing", "g.png"), 1, "-png " + filepath.Join(dir, "missing", "g.png"), false},
+		{"folder is a file", filepath.Join(file, "g.png"), 1, "not a directory", false},
+		{"the graph file", out, 2, "-png " + out + " is the graph file too", false},
+		{"the map", demoMap, 2, "-png " + demoMap + " is the map itself", false},
+		{"target is a folder", dir, 1, "writing " + dir, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			os.Remove(out)
+			stdout, stderr, code := hpabuild(t, "-map", demoMap, "-o", out, "-png", tc.png)
+			if code != tc.code {
+				t.Errorf("status %d, want %d", code, tc.code)
+			}
+			if strings.Count(stderr, "\n") != 1 || !strings.HasPrefix(stderr, "hpabuild: ") || !strings.Contains(stderr, tc.want) {
+				t.Errorf("stderr %q, want one line mentioning %q", stderr, tc.want)
+			}
+			if stdout != "" {
+				t.Errorf("stdout %q, want nothing", stdout)
+			}
+			if _, err := os.Stat(out); (err == nil) != tc.graph {
+				t.Errorf("graph file written: %v, want %v", err == nil, tc.graph)
+			}
+		})
+	}
+	if leftovers, _ := filepath.Glob(filepath.Join(dir, ".*tmp*")); len(leftovers) > 0 {
+		t.Errorf("temporary files left behind: %v", leftovers)
 	}
 }

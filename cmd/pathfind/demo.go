@@ -11,6 +11,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 
+	"github.com/cairn-nav/cairn/cmd/internal/picture"
 	"github.com/cairn-nav/cairn/grid"
 	"github.com/cairn-nav/cairn/hpa"
 	"github.com/cairn-nav/cairn/mapgen"
@@ -36,7 +37,7 @@ type demoRow struct {
 	time    time.Duration // median of the timed runs
 	runs    int
 	path    []mgl64.Vec2 // in world coordinates, for the picture
-	col     uint8
+	col     picture.Colour
 	wide    bool // drawn wide, under the others
 	colour  string
 }
@@ -55,7 +56,7 @@ func setupDemo(fs *flag.FlagSet) func(io.Writer) error {
 		case *out == "":
 			return usagef("-o is empty")
 		}
-		if err := checkOutDir("-o", *out); err != nil {
+		if err := picture.CheckOutDir("-o", *out); err != nil {
 			return err
 		}
 		return demo(stdout, *size, *seed, *out)
@@ -88,7 +89,7 @@ func demo(stdout io.Writer, size int, seed uint64, out string) error {
 	if err != nil {
 		return err
 	}
-	row.col, row.colour = colPath, "blue"
+	row.col, row.colour = picture.Path, "blue"
 	rows = append(rows, row)
 
 	if size*size <= plainMaxCells {
@@ -99,7 +100,7 @@ func demo(stdout io.Writer, size int, seed uint64, out string) error {
 	} else {
 		row = demoRow{name: "astar -plain", skipped: fmt.Sprintf("skipped: over %d cells, it would take seconds", plainMaxCells)}
 	}
-	row.col, row.wide, row.colour = colPlain, true, "orange, wide"
+	row.col, row.wide, row.colour = picture.Plain, true, "orange, wide"
 	rows = append(rows, row)
 
 	t1 := time.Now()
@@ -114,7 +115,7 @@ func demo(stdout io.Writer, size int, seed uint64, out string) error {
 	if err != nil {
 		return err
 	}
-	row.col, row.colour = colSmooth, "red"
+	row.col, row.colour = picture.Smooth, "red"
 	rows = append(rows, row)
 
 	w.Flush()
@@ -123,28 +124,28 @@ func demo(stdout io.Writer, size int, seed uint64, out string) error {
 	if err != nil {
 		return err
 	}
-	row.col, row.colour = colNavmesh, "magenta"
+	row.col, row.colour = picture.Navmesh, "magenta"
 	rows = append(rows, row)
 
 	fmt.Fprintln(w)
 	printDemoTable(w, rows)
 	fmt.Fprintln(w)
 
-	c := newCanvas(g)
+	c := picture.New(g)
 	for _, wide := range []bool{true, false} {
 		for _, r := range rows {
 			if r.wide == wide {
-				c.polyline(r.path, c.lineWidth(wide), r.col)
+				c.Polyline(r.path, c.LineWidth(wide), r.col)
 			}
 		}
 	}
-	mw := c.markerWidth()
-	c.marker(from, mw, colStart)
-	c.marker(to, mw, colGoal)
-	if err := c.writePNG(out); err != nil {
+	mw := c.MarkerWidth()
+	c.Marker(from, mw, picture.Start)
+	c.Marker(to, mw, picture.Goal)
+	if err := c.WritePNG(out); err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "picture %s (%s; start green, goal cyan)\n", out, c.scaleNote())
+	fmt.Fprintf(w, "picture %s (%s; start green, goal cyan)\n", out, c.ScaleNote())
 	fmt.Fprintf(w, "total   %s\n", formatDuration(time.Since(t0)))
 	return w.Flush()
 }
@@ -189,7 +190,7 @@ func demoRun(g *grid.Grid, name string, r router, from, to image.Point) (demoRow
 		return row, fmt.Errorf("%s answered %s to %s wrongly: %w", name, pointString(from), pointString(to), err)
 	}
 	for _, p := range path {
-		row.path = append(row.path, centre(p))
+		row.path = append(row.path, picture.Centre(p))
 	}
 	return row, nil
 }

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/cairn-nav/cairn/cmd/internal/picture"
 )
 
 func TestDemo(t *testing.T) {
@@ -30,7 +32,7 @@ func TestDemo(t *testing.T) {
 	if b := img.Bounds(); b.Dx() != 1024 || b.Dy() != 1024 {
 		t.Errorf("picture is %v, want 1024×1024", b)
 	}
-	for _, col := range []uint8{colPath, colPlain, colSmooth, colNavmesh, colStart, colGoal} {
+	for _, col := range []picture.Colour{picture.Path, picture.Plain, picture.Smooth, picture.Navmesh, picture.Start, picture.Goal} {
 		if countColour(img, col) == 0 {
 			t.Errorf("no pixels of colour %d", col)
 		}

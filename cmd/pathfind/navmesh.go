@@ -8,6 +8,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 
+	"github.com/cairn-nav/cairn/cmd/internal/picture"
 	"github.com/cairn-nav/cairn/grid"
 	"github.com/cairn-nav/cairn/navmesh"
 )
@@ -48,7 +49,7 @@ func (r *navmeshRouter) mesh() *navmesh.Mesh { return r.m }
 // end whose cell the mesh left out, because it is nearer a wall than the
 // radius, is an *offMeshError.
 func (r *navmeshRouter) routePoints(dst []mgl64.Vec2, from, to image.Point) ([]mgl64.Vec2, stats, error) {
-	a, b := centre(from), centre(to)
+	a, b := picture.Centre(from), picture.Centre(to)
 	if _, ok := r.m.Locate(a); !ok {
 		return dst, stats{}, &offMeshError{what: "start", p: from, radius: r.radius}
 	}
@@ -120,7 +121,7 @@ func verifyPoints(c *pointChecker, path []mgl64.Vec2, from, to image.Point, st s
 	default:
 		return fmt.Errorf("unknown status %q", st.status)
 	}
-	length, err := c.checkPath(path, centre(from), centre(to))
+	length, err := c.checkPath(path, picture.Centre(from), picture.Centre(to))
 	if err != nil {
 		return err
 	}

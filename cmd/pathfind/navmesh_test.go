@@ -13,6 +13,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 
+	"github.com/cairn-nav/cairn/cmd/internal/picture"
 	"github.com/cairn-nav/cairn/grid"
 )
 
@@ -145,7 +146,7 @@ func TestScenNavmesh(t *testing.T) {
 			}
 			continue
 		}
-		from, to := centre(want.from), centre(want.to)
+		from, to := picture.Centre(want.from), picture.Centre(want.to)
 		if first, last := strings.Fields(line)[0], strings.Fields(line)[len(path)-1]; first != vecString(from) || last != vecString(to) {
 			t.Errorf("line %d runs %s to %s, want the centres %s to %s", i, first, last, vecString(from), vecString(to))
 		}

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cairn-nav/cairn/grid"
+	"github.com/cairn-nav/cairn/cmd/internal/picture"
 	"github.com/cairn-nav/cairn/hpa"
 )
 
@@ -29,8 +29,8 @@ func readPNG(t *testing.T, path string) image.Image {
 }
 
 // countColour counts the pixels of img painted with palette entry col.
-func countColour(img image.Image, col uint8) int {
-	want := color.RGBAModel.Convert(pictureColours[col])
+func countColour(img image.Image, col picture.Colour) int {
+	want := color.RGBAModel.Convert(col)
 	n := 0
 	b := img.Bounds()
 	for y := b.Min.Y; y < b.Max.Y; y++ {
@@ -43,10 +43,10 @@ func countColour(img image.Image, col uint8) int {
 	return n
 }
 
-var colourNames = map[uint8]string{
-	colExpanded: "expanded", colOpen: "open", colBorder: "cluster border", colNode1: "level-1 node",
-	colAbstract: "abstract path", colPath: "cell path", colSmooth: "smoothed path", colStart: "start", colGoal: "goal",
-	colNavmesh: "navmesh path", colMeshEdge: "mesh outline", colPortal: "portal",
+var colourNames = map[picture.Colour]string{
+	picture.Expanded: "expanded", picture.Open: "open", picture.Border: "cluster border", picture.Node1: "level-1 node",
+	picture.Abstract: "abstract path", picture.Path: "cell path", picture.Smooth: "smoothed path", picture.Start: "start", picture.Goal: "goal",
+	picture.Navmesh: "navmesh path", picture.MeshEdge: "mesh outline", picture.Portal: "portal",
 }
 
 func TestRoutePNG(t *testing.T) {
@@ -57,17 +57,17 @@ func TestRoutePNG(t *testing.T) {
 	tests := []struct {
 		name  string
 		args  []string
-		want  []uint8 // colours that must be present
-		avoid []uint8 // colours that must be absent
+		want  []picture.Colour // colours that must be present
+		avoid []picture.Colour // colours that must be absent
 	}{
-		{"astar", nil, []uint8{colExpanded, colOpen, colPath, colStart, colGoal}, []uint8{colSmooth, colAbstract}},
-		{"astar plain", []string{"-plain"}, []uint8{colExpanded, colOpen, colPath}, nil},
-		{"dijkstra", []string{"-algo", "dijkstra"}, []uint8{colExpanded, colPath}, nil},
-		{"baseline", []string{"-algo", "baseline"}, []uint8{colPath, colStart, colGoal}, []uint8{colExpanded}},
-		{"hpa", []string{"-algo", "hpa", "-graph", graph8}, []uint8{colBorder, colNode1, colAbstract, colPath}, []uint8{colSmooth}},
-		{"hpa smooth", []string{"-algo", "hpa", "-graph", graph8, "-smooth"}, []uint8{colBorder, colAbstract, colPath, colSmooth}, nil},
-		{"navmesh", []string{"-algo", "navmesh"}, []uint8{colMeshEdge, colPortal, colNavmesh, colStart, colGoal}, []uint8{colPath, colExpanded, colSmooth, colAbstract}},
-		{"navmesh radius", []string{"-algo", "navmesh", "-radius", "0.5", "-from", "4,4", "-to", "12,8"}, []uint8{colMeshEdge, colPortal, colNavmesh}, []uint8{colPath}},
+		{"astar", nil, []picture.Colour{picture.Expanded, picture.Open, picture.Path, picture.Start, picture.Goal}, []picture.Colour{picture.Smooth, picture.Abstract}},
+		{"astar plain", []string{"-plain"}, []picture.Colour{picture.Expanded, picture.Open, picture.Path}, nil},
+		{"dijkstra", []string{"-algo", "dijkstra"}, []picture.Colour{picture.Expanded, picture.Path}, nil},
+		{"baseline", []string{"-algo", "baseline"}, []picture.Colour{picture.Path, picture.Start, picture.Goal}, []picture.Colour{picture.Expanded}},
+		{"hpa", []string{"-algo", "hpa", "-graph", graph8}, []picture.Colour{picture.Border, picture.Node1, picture.Abstract, picture.Path}, []picture.Colour{picture.Smooth}},
+		{"hpa smooth", []string{"-algo", "hpa", "-graph", graph8, "-smooth"}, []picture.Colour{picture.Border, picture.Abstract, picture.Path, picture.Smooth}, nil},
+		{"navmesh", []string{"-algo", "navmesh"}, []picture.Colour{picture.MeshEdge, picture.Portal, picture.Navmesh, picture.Start, picture.Goal}, []picture.Colour{picture.Path, picture.Expanded, picture.Smooth, picture.Abstract}},
+		{"navmesh radius", []string{"-algo", "navmesh", "-radius", "0.5", "-from", "4,4", "-to", "12,8"}, []picture.Colour{picture.MeshEdge, picture.Portal, picture.Navmesh}, []picture.Colour{picture.Path}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -124,47 +124,4 @@ func TestRoutePNGErrors(t *testing.T) {
 	if len(leftovers) > 0 {
 		t.Errorf("temporary files left behind: %v", leftovers)
 	}
-}
-
-// TestCanvasScale checks the scale chosen for small and large maps and the
-// rule that a block of cells is drawn blocked when most of its cells are.
-func TestCanvasScale(t *testing.T) {
-	t.Run("up", func(t *testing.T) {
-		c := newCanvas(loadDemo(t))
-		if c.k != 1 || c.s != 16 || c.img.Rect != image.Rect(0, 0, 1024, 768) {
-			t.Errorf("k %d, s %d, picture %v; want 1, 16, 1024×768", c.k, c.s, c.img.Rect)
-		}
-	})
-	t.Run("down", func(t *testing.T) {
-		// 2050×2 cells: blocks of 3×3 cells (3×2 on the map), 684×1 pixels.
-		const w, h = 2050, 2
-		free := make([]bool, w*h)
-		for i := range free {
-			free[i] = true
-		}
-		block := func(x0, blocked int) { // block cells x0.. of both rows
-			for i := range blocked {
-				free[(i%2)*w+x0+i/2] = false
-			}
-		}
-		block(0, 4)    // pixel 0: 4 of 6 blocked
-		block(3, 3)    // pixel 1: 3 of 6, half
-		block(2049, 2) // pixel 683: 2 of the 2 cells it covers
-		g, err := grid.New(w, h, free, grid.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		c := newCanvas(g)
-		if c.k != 3 || c.s != 1 || c.img.Rect != image.Rect(0, 0, 684, 1) {
-			t.Fatalf("k %d, s %d, picture %v; want 3, 1, 684×1", c.k, c.s, c.img.Rect)
-		}
-		for _, tc := range []struct {
-			x    int
-			want uint8
-		}{{0, colBlocked}, {1, colFree}, {2, colFree}, {683, colBlocked}} {
-			if got := c.img.ColorIndexAt(tc.x, 0); got != tc.want {
-				t.Errorf("pixel %d has colour %d, want %d", tc.x, got, tc.want)
-			}
-		}
-	})
 }

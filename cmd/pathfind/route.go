@@ -8,6 +8,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/cairn-nav/cairn/cmd/internal/picture"
 	"github.com/cairn-nav/cairn/grid"
 	"github.com/cairn-nav/cairn/navmesh"
 )
@@ -37,7 +38,7 @@ func setupRoute(fs *flag.FlagSet) func(io.Writer) error {
 			return err
 		}
 		if *pngPath != "" {
-			if err := checkOutDir("-png", *pngPath); err != nil {
+			if err := picture.CheckOutDir("-png", *pngPath); err != nil {
 				return err
 			}
 		}
@@ -92,10 +93,10 @@ func setupRoute(fs *flag.FlagSet) func(io.Writer) error {
 			if err != nil {
 				return err
 			}
-			if err := c.writePNG(*pngPath); err != nil {
+			if err := c.WritePNG(*pngPath); err != nil {
 				return err
 			}
-			fmt.Fprintf(stdout, "picture   %s (%s)\n", *pngPath, c.scaleNote())
+			fmt.Fprintf(stdout, "picture   %s (%s)\n", *pngPath, c.ScaleNote())
 		}
 		return nil
 	}
@@ -104,7 +105,7 @@ func setupRoute(fs *flag.FlagSet) func(io.Writer) error {
 // routePicture draws the picture of the route ans answered last. A router
 // that can trace answers the query again with tracing on, so that the time
 // printed is that of an untraced query; a navmesh router shows its mesh.
-func routePicture(g *grid.Grid, ans *answerer, from, to image.Point, st stats) (*canvas, error) {
+func routePicture(g *grid.Grid, ans *answerer, from, to image.Point, st stats) (*picture.Canvas, error) {
 	if ans.anyAngle() {
 		var m *navmesh.Mesh
 		if mr, ok := ans.points.(meshRouter); ok {

@@ -18,6 +18,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 
+	"github.com/cairn-nav/cairn/cmd/internal/picture"
 	"github.com/cairn-nav/cairn/grid"
 	"github.com/cairn-nav/cairn/hpa"
 	"github.com/cairn-nav/cairn/navmesh"
@@ -177,7 +178,7 @@ func checkResults(t *testing.T, g *grid.Grid, r routeResponse) float64 {
 			continue
 		}
 		if res.World {
-			length, err := newPointChecker(g, 0).checkPath(worldPoints(t, res.Path), centre(from), centre(to))
+			length, err := newPointChecker(g, 0).checkPath(worldPoints(t, res.Path), picture.Centre(from), picture.Centre(to))
 			if err != nil {
 				t.Errorf("%s: %v", a.ID, err)
 				continue
@@ -391,7 +392,7 @@ func TestServeEdit(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, nres, err := navmesh.NewQuery(m).AppendPath(nil, centre(from), centre(to))
+		_, nres, err := navmesh.NewQuery(m).AppendPath(nil, picture.Centre(from), picture.Centre(to))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 
+	"github.com/cairn-nav/cairn/cmd/internal/picture"
 	"github.com/cairn-nav/cairn/core"
 	"github.com/cairn-nav/cairn/grid"
 	"github.com/cairn-nav/cairn/hpa"
@@ -146,7 +147,7 @@ func runGrid(q grid.Query) runFunc {
 // to that of cell to.
 func runNavmesh(wk *worker, from, to image.Point) (served, error) {
 	t0 := time.Now()
-	pts, res, err := wk.nq.AppendPath(wk.points[:0], centre(from), centre(to))
+	pts, res, err := wk.nq.AppendPath(wk.points[:0], picture.Centre(from), picture.Centre(to))
 	took := time.Since(t0)
 	wk.points = pts
 	return served{points: pts, st: stats{cost: res.Length, expanded: res.Expanded, status: res.Status.String()}, took: took}, err

@@ -1,0 +1,28 @@
+package hpa
+
+import "fmt"
+
+// AppendEdges appends to dst the IDs of the nodes that node n's edges at
+// level lead to, and returns the extended slice, for pictures and tools
+// that inspect the graph. Level 1 gives the inter-cluster and
+// intra-cluster edges of the package doc; a level above gives that level's
+// edges, none for a node absent from it (see [Graph.NodeLevel]). Every
+// edge has a reverse edge, so m is among n's targets exactly when n is
+// among m's. The targets come in the graph's stored order; edge costs are
+// not exposed.
+//
+// n runs from 0 to Stats().Nodes−1 and level from 1 to [Graph.Levels]; it
+// panics otherwise. It is O(degree), allocates only to grow dst, and is
+// safe for concurrent use.
+func (h *Graph) AppendEdges(dst []int32, n int, level int) []int32 {
+	if n < 0 || n >= len(h.nodes) {
+		panic(fmt.Sprintf("hpa: AppendEdges of node %d, want 0 to %d", n, len(h.nodes)-1))
+	}
+	if level < 1 || level > h.Levels() {
+		panic(fmt.Sprintf("hpa: AppendEdges at level %d, want 1 to %d", level, h.Levels()))
+	}
+	for _, e := range h.edgesAt(level, int32(n)) {
+		dst = append(dst, e.To)
+	}
+	return dst
+}
