@@ -7,12 +7,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"slices"
 	"time"
 
 	"github.com/cairn-nav/cairn/grid"
+	"github.com/cairn-nav/cairn/internal/atomicfile"
 )
 
 // summary is the result of a scenario run; its JSON form is what -json
@@ -199,7 +198,7 @@ func setupScen(fs *flag.FlagSet) func(io.Writer) error {
 		}
 		bar.finish()
 		if *pathsOut != "" {
-			if err := writeFileAtomic(*pathsOut, lines); err != nil {
+			if _, err := atomicfile.Write(*pathsOut, func(w io.Writer) error { _, err := w.Write(lines); return err }); err != nil {
 				return err
 			}
 		}
@@ -270,33 +269,4 @@ func printSummary(w io.Writer, s *summary, inFile int) error {
 	}
 	fmt.Fprintf(bw, "total          %.3f s\n", s.TotalSeconds)
 	return bw.Flush()
-}
-
-// writeFileAtomic writes data to a temporary file in path's directory, syncs
-// and closes it, then renames it over path, so readers see the old file or the
-// whole new one.
-func writeFileAtomic(path string, data []byte) (err error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if _, err = f.Write(data); err != nil {
-		return err
-	}
-	if err = f.Chmod(0o644); err != nil {
-		return err
-	}
-	if err = f.Sync(); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
 }
