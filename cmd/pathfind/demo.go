@@ -14,6 +14,7 @@ import (
 	"github.com/cairn-nav/cairn/cmd/internal/picture"
 	"github.com/cairn-nav/cairn/grid"
 	"github.com/cairn-nav/cairn/hpa"
+	"github.com/cairn-nav/cairn/internal/gridcheck"
 	"github.com/cairn-nav/cairn/mapgen"
 )
 
@@ -214,7 +215,7 @@ func demoNavmesh(w io.Writer, g *grid.Grid, from, to image.Point) (demoRow, erro
 	if err != nil {
 		return row, err
 	}
-	if err := verifyPoints(newPointChecker(g, 0), row.path, from, to, row.st); err != nil {
+	if err := verifyPoints(gridcheck.New(g, 0), row.path, from, to, row.st); err != nil {
 		return row, fmt.Errorf("navmesh answered %s to %s wrongly: %w", pointString(from), pointString(to), err)
 	}
 	return row, nil

@@ -10,6 +10,7 @@ import (
 
 	"github.com/cairn-nav/cairn/cmd/internal/picture"
 	"github.com/cairn-nav/cairn/grid"
+	"github.com/cairn-nav/cairn/internal/gridcheck"
 	"github.com/cairn-nav/cairn/navmesh"
 )
 
@@ -83,13 +84,13 @@ func (e *offMeshError) Error() string {
 
 // verifyOffMesh checks an *offMeshError against the map: the end's cell is
 // blocked, or nearer a wall than the radius.
-func verifyOffMesh(c *pointChecker, e *offMeshError) error {
-	kept, err := c.keptGrid()
+func verifyOffMesh(c *gridcheck.Checker, e *offMeshError) error {
+	kept, err := c.Kept()
 	if err != nil {
 		return err
 	}
 	if kept.Passable(e.p) {
-		return fmt.Errorf("reported %s %s off the mesh, but its cell keeps %v from every wall", e.what, pointString(e.p), c.radius)
+		return fmt.Errorf("reported %s %s off the mesh, but its cell keeps %v from every wall", e.what, pointString(e.p), c.Radius())
 	}
 	return nil
 }
@@ -100,28 +101,28 @@ func verifyOffMesh(c *pointChecker, e *offMeshError) error {
 // only between ends that no chain of cells joins (for an agent of radius r,
 // cells that keep r from walls). It is how the command catches the
 // navmesh's bugs.
-func verifyPoints(c *pointChecker, path []mgl64.Vec2, from, to image.Point, st stats) error {
+func verifyPoints(c *gridcheck.Checker, path []mgl64.Vec2, from, to image.Point, st stats) error {
 	switch st.status {
 	case statusFound:
 	case statusUnreachable:
 		if len(path) > 0 {
 			return fmt.Errorf("reported unreachable with a path of %d points", len(path))
 		}
-		kept, err := c.keptGrid()
+		kept, err := c.Kept()
 		if err != nil {
 			return err
 		}
 		if kept.Passable(from) && kept.Passable(to) && kept.Connected(from, to) {
-			if c.radius == 0 {
+			if c.Radius() == 0 {
 				return fmt.Errorf("reported unreachable, but %s and %s are connected", pointString(from), pointString(to))
 			}
-			return fmt.Errorf("reported unreachable, but cells that keep %v from walls join %s and %s", c.radius, pointString(from), pointString(to))
+			return fmt.Errorf("reported unreachable, but cells that keep %v from walls join %s and %s", c.Radius(), pointString(from), pointString(to))
 		}
 		return nil
 	default:
 		return fmt.Errorf("unknown status %q", st.status)
 	}
-	length, err := c.checkPath(path, picture.Centre(from), picture.Centre(to))
+	length, err := c.Path(path, picture.Centre(from), picture.Centre(to))
 	if err != nil {
 		return err
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/cairn-nav/cairn/cmd/internal/picture"
 	"github.com/cairn-nav/cairn/grid"
+	"github.com/cairn-nav/cairn/internal/gridcheck"
 )
 
 // demoNavScen is a hand-written scenario file of the 64×48 demo map. The
@@ -136,7 +137,7 @@ func TestScenNavmesh(t *testing.T) {
 	if len(lines) != n || !strings.HasSuffix(string(b), "\n") {
 		t.Fatalf("paths file %q, want %d lines ending in a newline", b, n)
 	}
-	c := newPointChecker(g, 0)
+	c := gridcheck.New(g, 0)
 	for i, line := range lines {
 		want := demoNavScen[i]
 		path := parseVecLine(t, line)
@@ -150,7 +151,7 @@ func TestScenNavmesh(t *testing.T) {
 		if first, last := strings.Fields(line)[0], strings.Fields(line)[len(path)-1]; first != vecString(from) || last != vecString(to) {
 			t.Errorf("line %d runs %s to %s, want the centres %s to %s", i, first, last, vecString(from), vecString(to))
 		}
-		length, err := c.checkPath(path, from, to)
+		length, err := c.Path(path, from, to)
 		if err != nil {
 			t.Errorf("line %d %q: %v", i, line, err)
 			continue

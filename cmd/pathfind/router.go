@@ -13,6 +13,7 @@ import (
 	"github.com/cairn-nav/cairn/grid"
 	"github.com/cairn-nav/cairn/hpa"
 	"github.com/cairn-nav/cairn/internal/baseline"
+	"github.com/cairn-nav/cairn/internal/gridcheck"
 )
 
 // Route statuses, as core.Status spells them.
@@ -132,7 +133,7 @@ func (rf *routerFlags) build(g *grid.Grid) (*answerer, error) {
 	var err error
 	if a.buildPoints != nil {
 		ans.points, err = a.buildPoints(g, rf)
-		ans.check = newPointChecker(g, rf.radius)
+		ans.check = gridcheck.New(g, rf.radius)
 	} else {
 		ans.cells, err = a.build(g, rf)
 	}
@@ -300,9 +301,9 @@ func verify(g *grid.Grid, path []image.Point, from, to image.Point, st stats) er
 // goroutine.
 type answerer struct {
 	g         *grid.Grid
-	cells     router        // set for cell-path algorithms
-	points    pointRouter   // set instead for any-angle ones
-	check     *pointChecker // with points
+	cells     router             // set for cell-path algorithms
+	points    pointRouter        // set instead for any-angle ones
+	check     *gridcheck.Checker // with points
 	cellPath  []image.Point
 	pointPath []mgl64.Vec2
 }

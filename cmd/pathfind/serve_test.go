@@ -21,6 +21,7 @@ import (
 	"github.com/cairn-nav/cairn/cmd/internal/picture"
 	"github.com/cairn-nav/cairn/grid"
 	"github.com/cairn-nav/cairn/hpa"
+	"github.com/cairn-nav/cairn/internal/gridcheck"
 	"github.com/cairn-nav/cairn/navmesh"
 	"github.com/cairn-nav/cairn/smooth"
 )
@@ -178,7 +179,7 @@ func checkResults(t *testing.T, g *grid.Grid, r routeResponse) float64 {
 			continue
 		}
 		if res.World {
-			length, err := newPointChecker(g, 0).checkPath(worldPoints(t, res.Path), picture.Centre(from), picture.Centre(to))
+			length, err := gridcheck.New(g, 0).Path(worldPoints(t, res.Path), picture.Centre(from), picture.Centre(to))
 			if err != nil {
 				t.Errorf("%s: %v", a.ID, err)
 				continue

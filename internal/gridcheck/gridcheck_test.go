@@ -1,4 +1,4 @@
-package main
+package gridcheck
 
 import (
 	"image"
@@ -37,7 +37,7 @@ const legalMap = `
 
 func TestLeg(t *testing.T) {
 	g := gridOf(t, legalMap)
-	c := newPointChecker(g, 0)
+	c := New(g, 0)
 	v := func(x, y float64) mgl64.Vec2 { return mgl64.Vec2{x, y} }
 	tests := []struct {
 		name string
@@ -70,7 +70,7 @@ func TestLeg(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			for _, ends := range [][2]mgl64.Vec2{{tc.a, tc.b}, {tc.b, tc.a}} {
-				err := c.leg(ends[0], ends[1])
+				err := c.Leg(ends[0], ends[1])
 				if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
 					t.Errorf("leg %v–%v: got %v, want %q\n%s", ends[0], ends[1], err, tc.want, strings.TrimSpace(legalMap))
 				}
@@ -81,7 +81,7 @@ func TestLeg(t *testing.T) {
 
 func TestCheckPath(t *testing.T) {
 	g := gridOf(t, legalMap)
-	c := newPointChecker(g, 0)
+	c := New(g, 0)
 	from, to := mgl64.Vec2{3.5, 1.5}, mgl64.Vec2{1.5, 3.5}
 	tests := []struct {
 		name     string
@@ -101,7 +101,7 @@ func TestCheckPath(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			length, err := c.checkPath(tc.path, tc.from, tc.to)
+			length, err := c.Path(tc.path, tc.from, tc.to)
 			if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
 				t.Fatalf("got %v, want %q", err, tc.want)
 			}
@@ -149,7 +149,7 @@ func TestClearance(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			err := newPointChecker(g, tc.r).clearance(tc.a, tc.b)
+			err := New(g, tc.r).Clearance(tc.a, tc.b)
 			if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
 				t.Errorf("got %v, want %q", err, tc.want)
 			}
@@ -221,7 +221,7 @@ func TestKeptGrid(t *testing.T) {
 @@@@@@@@@@@`},
 	}
 	for _, tc := range tests {
-		kept, err := newPointChecker(g, tc.r).keptGrid()
+		kept, err := New(g, tc.r).Kept()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -254,12 +254,12 @@ func TestCheckerScale(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c := newPointChecker(g, 0)
+		c := New(g, 0)
 		if c.scale != tc.scale {
 			t.Errorf("width %d: scale %d, want %d", tc.w, c.scale, tc.scale)
 		}
 		end := mgl64.Vec2{float64(tc.w) - 0.5, 0.5}
-		if err := c.leg(mgl64.Vec2{0.5, 0.5}, end); err != nil {
+		if err := c.Leg(mgl64.Vec2{0.5, 0.5}, end); err != nil {
 			t.Errorf("width %d: %v", tc.w, err)
 		}
 	}

@@ -1,20 +1,21 @@
-package main
+// Package gridcheck checks continuous paths (a navmesh's waypoints, or any
+// polyline) against the grid they were found on, exactly: it is the judge
+// the navmesh tests and the pathfind command apply to every answer, and it
+// uses no navmesh code.
+package gridcheck
 
 import (
 	"fmt"
 	"image"
 	"math"
+	"strconv"
 
 	"github.com/go-gl/mathgl/mgl64"
 
 	"github.com/cairn-nav/cairn/grid"
 )
 
-// This file checks continuous paths (the navmesh's waypoints) against the
-// grid they were found on. It uses no navmesh code; its exact leg test is
-// that of navmesh/legal_test.go, which test code elsewhere cannot share.
-//
-// A straight leg is legal for a point agent on a grid when it crosses the
+// // A straight leg is legal for a point agent on a grid when it crosses the
 // interior of no blocked cell (cells outside the grid are blocked), does not
 // run along the line between two blocked cells, and does not pass through a
 // grid corner where two diagonally opposite cells are blocked (a pinched
@@ -28,9 +29,9 @@ import (
 // 10⁻⁹) from every blocked cell and from the map's edge, measured as the
 // Euclidean distance between the segment and the closed square of the cell.
 
-// pointChecker checks continuous paths on one grid for an agent of one
-// radius. It is used by one goroutine.
-type pointChecker struct {
+// Checker checks continuous paths on one grid for an agent of one radius.
+// It is not safe for concurrent use.
+type Checker struct {
 	g      *grid.Grid
 	radius float64
 	// scale is the fixed-point units per cell: a power of two such that
@@ -43,16 +44,21 @@ type pointChecker struct {
 // maxFix bounds the magnitude of scaled coordinates.
 const maxFix = 1 << 30
 
-func newPointChecker(g *grid.Grid, radius float64) *pointChecker {
+// New returns a checker of paths on g for an agent of the given radius (0
+// for a point agent).
+func New(g *grid.Grid, radius float64) *Checker {
 	side := int64(max(g.Width(), g.Height()) + 2)
 	s := int64(1 << 16)
 	for s > 1 && side*s > maxFix {
 		s >>= 1
 	}
-	return &pointChecker{g: g, radius: radius, scale: s}
+	return &Checker{g: g, radius: radius, scale: s}
 }
 
-func (c *pointChecker) toFix(v float64) (int64, error) {
+// Radius returns the agent radius the checker enforces.
+func (c *Checker) Radius() float64 { return c.radius }
+
+func (c *Checker) toFix(v float64) (int64, error) {
 	s := v * float64(c.scale)
 	if s != math.Trunc(s) || math.Abs(s) > maxFix {
 		return 0, fmt.Errorf("coordinate %v is not on the 1/%d lattice of the map", v, c.scale)
@@ -60,13 +66,13 @@ func (c *pointChecker) toFix(v float64) (int64, error) {
 	return int64(s), nil
 }
 
-func (c *pointChecker) blocked(x, y int64) bool {
+func (c *Checker) blocked(x, y int64) bool {
 	return !c.g.Passable(image.Pt(int(x), int(y)))
 }
 
 // pinch reports whether grid corner (i, j) has two diagonally opposite
 // blocked cells around it.
-func (c *pointChecker) pinch(i, j int64) bool {
+func (c *Checker) pinch(i, j int64) bool {
 	tl, tr := c.blocked(i-1, j-1), c.blocked(i, j-1)
 	bl, br := c.blocked(i-1, j), c.blocked(i, j)
 	return (tl && br) || (tr && bl)
@@ -108,9 +114,9 @@ func segHitsSquare(ax, ay, bx, by, x0, y0, x1, y1 int64) bool {
 	return axis(ax, bx-ax, x0, x1) && axis(ay, by-ay, y0, y1) && fless(lo, hi)
 }
 
-// leg returns nil when the segment a–b is legal for a point agent, else
+// Leg returns nil when the segment a–b is legal for a point agent, else
 // what is wrong. Its cost is proportional to the leg's length in cells.
-func (c *pointChecker) leg(a, b mgl64.Vec2) error {
+func (c *Checker) Leg(a, b mgl64.Vec2) error {
 	var v [4]int64
 	for i, f := range [4]float64{a[0], a[1], b[0], b[1]} {
 		var err error
@@ -122,7 +128,7 @@ func (c *pointChecker) leg(a, b mgl64.Vec2) error {
 	ax, ay, bx, by := v[0], v[1], v[2], v[3]
 	dx, dy := bx-ax, by-ay
 	if dx == 0 && dy == 0 {
-		return c.point(a, false)
+		return c.Point(a, false)
 	}
 	minX, maxX, minY, maxY := min(ax, bx), max(ax, bx), min(ay, by), max(ay, by)
 	// Blocked cells whose interior the open segment crosses.
@@ -178,9 +184,9 @@ func (c *pointChecker) leg(a, b mgl64.Vec2) error {
 	return nil
 }
 
-// point reports whether p is in the closed free space and, when the path
+// Point reports whether p is in the closed free space and, when the path
 // passes through it (through is set), not on a pinched corner.
-func (c *pointChecker) point(p mgl64.Vec2, through bool) error {
+func (c *Checker) Point(p mgl64.Vec2, through bool) error {
 	x, y := math.Floor(p[0]), math.Floor(p[1])
 	if !(math.Abs(x) < maxFix && math.Abs(y) < maxFix) {
 		return fmt.Errorf("point %s is far outside the map", vecString(p))
@@ -200,11 +206,11 @@ func (c *pointChecker) point(p mgl64.Vec2, through bool) error {
 	return nil
 }
 
-// clearance returns nil when the segment a–b keeps at least the checker's
+// Clearance returns nil when the segment a–b keeps at least the checker's
 // radius (less 10⁻⁹) from every blocked cell and from the map's edge. It
 // looks only at the cells within the radius of the segment, so it costs
 // O(length·(radius+1)).
-func (c *pointChecker) clearance(a, b mgl64.Vec2) error {
+func (c *Checker) Clearance(a, b mgl64.Vec2) error {
 	r := c.radius
 	if r == 0 {
 		return nil
@@ -233,7 +239,7 @@ func (c *pointChecker) clearance(a, b mgl64.Vec2) error {
 			if c.g.Passable(image.Pt(cx, cy)) {
 				continue
 			}
-			if d := segSquareDist(a, b, float64(cx), float64(cy)); d < r-1e-9 {
+			if d := SegSquareDist(a, b, float64(cx), float64(cy)); d < r-1e-9 {
 				what := "blocked cell"
 				if !c.g.In(image.Pt(cx, cy)) {
 					what = "the map's edge at"
@@ -245,9 +251,9 @@ func (c *pointChecker) clearance(a, b mgl64.Vec2) error {
 	return nil
 }
 
-// segSquareDist returns the Euclidean distance between the segment a–b and
+// SegSquareDist returns the Euclidean distance between the segment a–b and
 // the closed square [x, x+1] × [y, y+1].
-func segSquareDist(a, b mgl64.Vec2, x, y float64) float64 {
+func SegSquareDist(a, b mgl64.Vec2, x, y float64) float64 {
 	inside := func(p mgl64.Vec2) bool { return p[0] >= x && p[0] <= x+1 && p[1] >= y && p[1] <= y+1 }
 	if inside(a) || inside(b) {
 		return 0
@@ -285,9 +291,9 @@ func segsCross(p1, p2, q1, q2 mgl64.Vec2) bool {
 	return ((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0))
 }
 
-// checkPath checks that path runs legally from from to to (and keeps the
+// Path checks that path runs legally from from to to (and keeps the
 // radius from walls) and returns its length.
-func (c *pointChecker) checkPath(path []mgl64.Vec2, from, to mgl64.Vec2) (float64, error) {
+func (c *Checker) Path(path []mgl64.Vec2, from, to mgl64.Vec2) (float64, error) {
 	if len(path) == 0 {
 		return 0, fmt.Errorf("empty path")
 	}
@@ -300,7 +306,7 @@ func (c *pointChecker) checkPath(path []mgl64.Vec2, from, to mgl64.Vec2) (float6
 	}
 	var length float64
 	for i, p := range path {
-		if err := c.point(p, i > 0 && i < len(path)-1); err != nil {
+		if err := c.Point(p, i > 0 && i < len(path)-1); err != nil {
 			return 0, fmt.Errorf("point %d: %w", i, err)
 		}
 		a := p
@@ -309,13 +315,13 @@ func (c *pointChecker) checkPath(path []mgl64.Vec2, from, to mgl64.Vec2) (float6
 			if a == p {
 				return 0, fmt.Errorf("point %d repeats %s", i, vecString(p))
 			}
-			if err := c.leg(a, p); err != nil {
+			if err := c.Leg(a, p); err != nil {
 				return 0, fmt.Errorf("leg %d from %s to %s %w", i, vecString(a), vecString(p), err)
 			}
 			length += p.Sub(a).Len()
 		}
 		if i > 0 || len(path) == 1 {
-			if err := c.clearance(a, p); err != nil {
+			if err := c.Clearance(a, p); err != nil {
 				return 0, fmt.Errorf("leg %d from %s to %s %w", max(i, 1), vecString(a), vecString(p), err)
 			}
 		}
@@ -323,14 +329,14 @@ func (c *pointChecker) checkPath(path []mgl64.Vec2, from, to mgl64.Vec2) (float6
 	return length, nil
 }
 
-// keptGrid returns the grid of the cells an agent of the checker's radius
+// Kept returns the grid of the cells an agent of the checker's radius
 // may stand on anywhere: a free cell is kept when every point of it is at
 // least the radius from every blocked cell and from the map's edge. The
 // square of a cell dx, dy cells away is √(max(|dx|−1,0)² + max(|dy|−1,0)²)
 // from it; squared distances, whole numbers, are compared with the squared
 // radius, so the test is exact whenever that square is. It costs
 // O(width·height·(radius+1)²) the first time, nothing after.
-func (c *pointChecker) keptGrid() (*grid.Grid, error) {
+func (c *Checker) Kept() (*grid.Grid, error) {
 	if c.radius == 0 {
 		return c.g, nil
 	}
@@ -371,4 +377,10 @@ func abs(v int) int {
 		return -v
 	}
 	return v
+}
+
+// vecString formats a point for error messages as the pathfind command
+// writes waypoints: x,y with 6 decimals.
+func vecString(p mgl64.Vec2) string {
+	return strconv.FormatFloat(p[0], 'f', 6, 64) + "," + strconv.FormatFloat(p[1], 'f', 6, 64)
 }
