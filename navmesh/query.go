@@ -9,20 +9,39 @@ import (
 
 // Result describes a navmesh query.
 type Result struct {
-	// Status is core.Found or core.Unreachable.
+	// Status is core.Found, core.Unreachable, or core.BudgetSpent when the
+	// query's [QueryOptions.MaxExpansions] ran out first.
 	Status core.Status
-	// Length is the Euclidean length of the returned path; 0 when none.
+	// Length is the Euclidean length of the returned path, partial or
+	// whole; 0 when none.
 	Length float64
 	// Expanded counts the search nodes taken from the open list (a cone
 	// with a single successor is stepped through without counting); 0 when
 	// the start and goal share a polygon or lie in different components.
 	Expanded int
+	// End is the last point of the returned path: the goal when Found, the
+	// end of the partial path when BudgetSpent, the start when Unreachable.
+	End mgl64.Vec2
+}
+
+// QueryOptions tunes one query. The zero value is an unbounded search, as
+// [Query.AppendPath] runs.
+type QueryOptions struct {
+	// MaxExpansions caps the search nodes expanded, as Result.Expanded
+	// counts them; 0 (or less) means no cap. A search that hits the cap
+	// ends with status core.BudgetSpent and a partial path toward the goal.
+	MaxExpansions int
 }
 
 // Query answers path queries on one mesh and owns their scratch memory.
 // Make one per goroutine with [NewQuery] and reuse it: once its buffers
 // have grown, a query allocates nothing beyond the path it appends. It is
 // not safe for concurrent use.
+//
+// A query may be given a budget of expansions ([Query.AppendPathOpt]),
+// for a game that must bound the time one query takes; when it runs out,
+// the query returns the best partial path found so far, which an agent can
+// start along while the rest is found later.
 type Query struct {
 	m   *Mesh
 	s   *core.Searcher
@@ -61,7 +80,29 @@ func NewQuery(m *Mesh) *Query {
 // The search (see the package documentation) costs O(k log k) for the k
 // nodes it makes, which grow with the polygons near the shortest path rather
 // than with its length. It allocates only while its buffers, or dst, grow.
+// It is [Query.AppendPathOpt] with the zero [QueryOptions].
 func (q *Query) AppendPath(dst []mgl64.Vec2, from, to mgl64.Vec2) ([]mgl64.Vec2, Result, error) {
+	return q.AppendPathOpt(dst, from, to, QueryOptions{})
+}
+
+// AppendPathOpt is [Query.AppendPath] tuned by opt. With a budget of
+// expansions (opt.MaxExpansions) that the search does not need, it returns
+// the same path as AppendPath. When the budget runs out first, it returns
+// status core.BudgetSpent, at most MaxExpansions expansions, and a partial
+// path from from: a legal, taut path to the best point the search reached.
+// That is the goal itself when some path to it was found, though maybe
+// not the shortest; else the search node of lowest heuristic (ties go to
+// the one whose point is nearer the goal), whose path ends at its root or,
+// for a node looking through an interval of a portal, at the point of the
+// interval nearest the goal when that is nearer still (and is the foot of
+// the perpendicular from the goal or an end of the portal; an end cut by a
+// ray past a wall corner is a rounded point, and the path stops at the
+// root instead). The heuristic bounds the length still to go, so on all
+// but a zero or tiny budget the partial path ends nearer the goal than
+// from; with no node better than the start it is the single point from.
+// Result.Length is the partial path's length and Result.End its last
+// point. Picking the end costs O(k) for the k nodes made.
+func (q *Query) AppendPathOpt(dst []mgl64.Vec2, from, to mgl64.Vec2, opt QueryOptions) ([]mgl64.Vec2, Result, error) {
 	m := q.m
 	g := &q.g
 	g.sps = m.appendAround(g.sps[:0], from)
@@ -79,27 +120,40 @@ func (q *Query) AppendPath(dst []mgl64.Vec2, from, to mgl64.Vec2) ([]mgl64.Vec2,
 				// Both in one convex polygon: the straight line.
 				base := len(dst)
 				dst = push(push(dst, base, from), base, to)
-				return dst, Result{Status: core.Found, Length: dist(to, from)}, nil
+				return dst, Result{Status: core.Found, Length: dist(to, from), End: to}, nil
 			}
 			connected = connected || m.Connected(a, b)
 		}
 	}
 	if !connected {
-		return dst, Result{Status: core.Unreachable}, nil
+		return dst, Result{Status: core.Unreachable, End: from}, nil
 	}
+	budget := max(opt.MaxExpansions, 0)
 	var r core.Result
 	for {
-		g.begin(from, to)
-		r = q.s.Search(0, 1, &q.h, core.Options{})
+		g.begin(from, to, budget)
+		r = q.s.Search(0, 1, &q.h, core.Options{MaxExpansions: budget})
 		if !g.overflow {
 			break
 		}
 		g.limit *= 2 // the searcher grows its scratch at the next search
 	}
-	if r.Status != core.Found {
-		return dst, Result{Status: core.Unreachable, Expanded: r.Expanded}, nil
+	end, last := int32(1), to
+	switch r.Status {
+	case core.Found:
+	case core.BudgetSpent:
+		// r.Cost is not used: the core costs a partial path by asking for
+		// the edges along it again, which the search refuses (see budget).
+		if r.End != 1 {
+			end, last = g.partial()
+		}
+	default:
+		return dst, Result{Status: core.Unreachable, Expanded: r.Expanded, End: from}, nil
 	}
-	q.ids = q.s.AppendPath(q.ids[:0], 1)
+	q.ids = q.s.AppendPath(q.ids[:0], end)
+	if len(q.ids) == 0 {
+		last = from // not reached by the core search: cannot happen
+	}
 	base := len(dst)
 	dst = push(dst, base, from)
 	for _, id := range q.ids {
@@ -107,8 +161,8 @@ func (q *Query) AppendPath(dst []mgl64.Vec2, from, to mgl64.Vec2) ([]mgl64.Vec2,
 			dst = push(dst, base, m.verts[n.root])
 		}
 	}
-	dst = push(dst, base, to)
-	res := Result{Status: core.Found, Expanded: r.Expanded}
+	dst = push(dst, base, last)
+	res := Result{Status: r.Status, Expanded: r.Expanded, End: last}
 	for i := base + 1; i < len(dst); i++ {
 		res.Length += dist(dst[i], dst[i-1])
 	}

@@ -48,6 +48,11 @@ type search struct {
 	best    []float64
 	bestGen []uint32
 	gen     uint32
+	// budget is the query's MaxExpansions (0: none) and calls counts the
+	// expansions so far. The core search expands at most budget nodes; a
+	// later call of AppendEdges comes from its costing of the partial path
+	// (it asks again for the edges along it) and must make no nodes.
+	budget, calls int
 }
 
 // Tolerances. sinEps is the sine of the angle below which three points count
@@ -58,9 +63,10 @@ const (
 	costEps = 1e-10
 )
 
-func (s *search) begin(from, to mgl64.Vec2) {
+func (s *search) begin(from, to mgl64.Vec2, budget int) {
 	s.start, s.goal = from, to
 	s.overflow = false
+	s.budget, s.calls = budget, 0
 	s.gen++
 	if s.gen == 0 {
 		clear(s.bestGen)
@@ -99,6 +105,12 @@ func (s *search) isGoalPoly(p PolyID) bool {
 }
 
 func (s *search) AppendEdges(dst []core.Edge, id int32) []core.Edge {
+	if s.budget > 0 {
+		if s.calls >= s.budget {
+			return dst // see budget
+		}
+		s.calls++
+	}
 	n := s.nodes[id] // a copy: expanding appends to s.nodes
 	if n.root >= 0 && n.g > s.bestAt(n.root)*(1+costEps) {
 		return dst // a cheaper way to this node's root was found since
@@ -338,6 +350,73 @@ func (s *search) expandCone(dst []core.Edge, n *snode) []core.Edge {
 		dst = s.cone(dst, n.root, r, n.g, nb, m.etwin[p.e0+i], pb, pa)
 	}
 	return dst
+}
+
+// partial picks where the partial path of a search cut short by its
+// budget ends, when the goal was not reached: the node of lowest heuristic
+// made (all were seen by the core search), ties going to the one whose
+// point is nearer the goal, and that point (see reach). The start is node
+// 0; node 1, the goal, is skipped.
+func (s *search) partial() (int32, mgl64.Vec2) {
+	best, at := int32(0), s.start
+	bestH, bestD := s.nodes[0].h, dist(s.goal, s.start)
+	for i := 2; i < len(s.nodes); i++ {
+		n := &s.nodes[i]
+		if n.h > bestH {
+			continue
+		}
+		p := s.reach(n)
+		if d := dist(s.goal, p); n.h < bestH || d < bestD {
+			best, at, bestH, bestD = int32(i), p, n.h, d
+		}
+	}
+	return best, at
+}
+
+// reach returns the point a partial path through n ends at: its root, or
+// for a cone the point of its interval nearest the goal when that is nearer
+// the goal than the root and is exact: the foot of the perpendicular from
+// the goal (exact on an axis-parallel portal, as a grid mesh's are) or an
+// end of the portal. An interval end cut by the ray from the root past a
+// wall corner is a rounded point, on a leg that would graze the corner.
+func (s *search) reach(n *snode) mgl64.Vec2 {
+	r := s.start
+	if n.root >= 0 {
+		r = s.m.verts[n.root]
+	}
+	if n.kind != kindCone {
+		return r
+	}
+	c, atEnd := nearestOn(n.left, n.right, s.goal)
+	if atEnd {
+		a, b := s.m.edgeIDs(s.m.polys[n.poly], n.edge)
+		if c != s.m.verts[a] && c != s.m.verts[b] {
+			return r
+		}
+	}
+	if dist(s.goal, c) < dist(s.goal, r) {
+		return c
+	}
+	return r
+}
+
+// nearestOn returns the point of the segment [a, b] nearest p, and whether
+// it is one of the ends. On a segment parallel to an axis the point is
+// exact: one coordinate of a, the other of p.
+func nearestOn(a, b, p mgl64.Vec2) (mgl64.Vec2, bool) {
+	d := b.Sub(a)
+	t := p.Sub(a).Dot(d) / d.Dot(d) // NaN when a == b
+	switch {
+	case !(t > 0):
+		return a, true
+	case t >= 1:
+		return b, true
+	case d[0] == 0:
+		return mgl64.Vec2{a[0], p[1]}, false
+	case d[1] == 0:
+		return mgl64.Vec2{p[0], a[1]}, false
+	}
+	return a.Add(d.Mul(t)), false
 }
 
 // edgeIDs returns the vertices of edge i of p, in p's order.
