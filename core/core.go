@@ -98,8 +98,9 @@ func (s Status) String() string {
 // Options tunes one query. The zero value is plain, unbounded A*.
 type Options struct {
 	// Weight multiplies the heuristic: f = g + Weight·h. Values below 1
-	// (including the zero value) mean 1. With an admissible heuristic a
-	// weighted search returns a path no longer than Weight times the optimum.
+	// (including the zero value), NaN and +Inf mean 1. With an admissible
+	// heuristic a weighted search returns a path no longer than Weight times
+	// the optimum.
 	Weight float64
 	// MaxExpansions caps the number of node expansions; 0 means no cap.
 	// When the cap is reached the search ends with [BudgetSpent] and a
@@ -242,7 +243,7 @@ func (s *search) begin(start int32, h Heuristic, opt Options) {
 	s.heap = s.heap[:0]
 	s.h = h
 	s.w = opt.Weight
-	if s.w < 1 || math.IsNaN(s.w) {
+	if !(s.w >= 1) || math.IsInf(s.w, 1) {
 		s.w = 1
 	}
 	s.opt = opt

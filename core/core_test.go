@@ -778,3 +778,36 @@ func TestAllocs(t *testing.T) {
 		}
 	}
 }
+
+// TestSlicedResultAfterReopen checks the cost a time-sliced search reports
+// mid-search is that of the path it reports, when an inconsistent (but
+// admissible) heuristic has made it reopen a closed node.
+func TestSlicedResultAfterReopen(t *testing.T) {
+	const s, a, b, c, d, goal = 0, 1, 2, 3, 4, 5
+	g := &adj{out: [][]core.Edge{
+		s: {{To: a, Cost: 1}, {To: b, Cost: 1}},
+		a: {{To: c, Cost: 5}},
+		b: {{To: c, Cost: 1}},
+		c: {{To: d, Cost: 1}},
+		d: {{To: goal, Cost: 10}},
+		goal: nil,
+	}}
+	h := &table{h: []float64{12, 11, 11.5, 5, 4, 0}}
+	sl := core.NewSliced(g)
+	sl.Begin(s, goal, h, core.Options{})
+	for range 5 {
+		if st := sl.Step(1); st != core.InProgress {
+			break
+		}
+	}
+	r := sl.Result()
+	path := sl.AppendPath(nil, r.End)
+	var cost float64
+	for i := 1; i < len(path); i++ {
+		e, _ := g.edge(path[i-1], path[i])
+		cost += e
+	}
+	if r.Cost != cost {
+		t.Fatalf("Result() = %+v with path %v of cost %v; want the path's cost\n%v", r, path, cost, g)
+	}
+}

@@ -49,7 +49,8 @@ func (sr *Searcher) SearchFunc(start int32, isGoal func(n int32) bool, h Heurist
 // is settled (or all reachable nodes are, when some target is unreachable).
 // Afterwards [Searcher.Dist] and [Searcher.AppendPath] answer for each
 // target. The result's End is the last target settled; its Status is Found
-// when all targets were reached and Unreachable otherwise.
+// when all targets were reached, Unreachable when some cannot be, and
+// BudgetSpent (with End the start) when opt.MaxExpansions ran out first.
 func (sr *Searcher) SearchAll(start int32, targets []int32, opt Options) Result {
 	s := &sr.s
 	s.begin(start, nil, opt)
@@ -81,7 +82,9 @@ func (sr *Searcher) AppendPath(dst []int32, end int32) []int32 {
 
 // Dist returns the cost of the shortest path from the latest query's start to
 // n, and whether n was settled (expanded or reached as a goal). Nodes still on
-// the open list report +Inf and false.
+// the open list report +Inf and false. After a search with an inconsistent
+// heuristic the cost may predate an improvement of an ancestor; searches
+// without a heuristic (SearchAll) are exact.
 func (sr *Searcher) Dist(n int32) (float64, bool) {
 	return sr.s.dist(n)
 }
@@ -118,7 +121,7 @@ func (sl *Sliced) Begin(start, goal int32, h Heuristic, opt Options) {
 	s.goal = goal
 }
 
-// Step expands at most n nodes (n must be positive) and returns the status:
+// Step expands at most n nodes (n ≤ 0 counts as 1) and returns the status:
 // [InProgress] while the search goes on, else the final status.
 func (sl *Sliced) Step(n int) Status {
 	if n <= 0 {
@@ -146,6 +149,10 @@ func (sl *Sliced) Result() Result {
 	if s.gen != 0 {
 		r.End = s.best
 		r.Cost = s.nodes[s.best].g
+		if s.reopened {
+			// As in finish: the path may run through improved ancestors.
+			r.Cost = s.chainCost(s.best)
+		}
 	}
 	return r
 }

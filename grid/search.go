@@ -116,7 +116,8 @@ func (h *distance) Estimate(n int32) float64 {
 // appends to the caller's slice (and nothing when that slice has room).
 type Searcher struct {
 	query
-	s *core.Searcher
+	s        *core.Searcher
+	searched bool // the latest query ran a search (not settled by regions or an error)
 }
 
 // query is what a Searcher and a Sliced share: the grid seen by the core
@@ -230,6 +231,7 @@ func (c *query) result(dst []image.Point, r core.Result, from image.Point, ids [
 // The search is A* with the query's heuristic, ties broken toward larger
 // cost-so-far; its cost is O(E log V) in the cells it touches.
 func (s *Searcher) AppendPath(dst []image.Point, from, to image.Point, q Query) ([]image.Point, Result, error) {
+	s.searched = false
 	start, goal, h, opt, ok, err := s.setup(from, to, q)
 	if err != nil {
 		return dst, Result{}, err
@@ -237,6 +239,7 @@ func (s *Searcher) AppendPath(dst []image.Point, from, to image.Point, q Query) 
 	if !ok {
 		return dst, Result{Status: core.Unreachable, End: from}, nil
 	}
+	s.searched = true
 	r := s.s.Search(start, goal, h, opt)
 	s.onExpand = nil
 	s.ids = s.s.AppendPath(s.ids[:0], r.End)
@@ -244,9 +247,13 @@ func (s *Searcher) AppendPath(dst []image.Point, from, to image.Point, q Query) 
 	return dst, res, nil
 }
 
-// AppendOpen appends the cells left on the open list by the latest search,
-// for pictures of the search frontier.
+// AppendOpen appends the cells left on the open list by the latest query,
+// for pictures of the search frontier; nothing when that query ran no
+// search (an error, or a goal shown unreachable by regions alone).
 func (s *Searcher) AppendOpen(dst []image.Point) []image.Point {
+	if !s.searched {
+		return dst
+	}
 	s.ids = s.s.AppendOpen(s.ids[:0])
 	for _, id := range s.ids {
 		dst = append(dst, s.g.pxy(id))

@@ -67,3 +67,27 @@ func TestSlicedEnds(t *testing.T) {
 		t.Fatal("Begin on a wall gave no error")
 	}
 }
+
+// TestAppendOpenAfterNoSearch checks a query settled without a search
+// leaves no frontier from the query before it.
+func TestAppendOpenAfterNoSearch(t *testing.T) {
+	g, err := grid.FromRows([]string{
+		"......#..",
+		"......#..",
+		"......#..",
+	}, grid.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := grid.NewSearcher(g)
+	s.AppendPath(nil, image.Pt(0, 0), image.Pt(5, 2), grid.Query{MaxExpansions: 2, Plain: true})
+	if len(s.AppendOpen(nil)) == 0 {
+		t.Fatal("a budget-limited search left no open cells; the test checks nothing")
+	}
+	if _, r, _ := s.AppendPath(nil, image.Pt(0, 0), image.Pt(8, 0), grid.Query{}); r.Status != core.Unreachable {
+		t.Fatalf("status %v, want unreachable", r.Status)
+	}
+	if open := s.AppendOpen(nil); len(open) != 0 {
+		t.Fatalf("open cells %v after a query settled by regions, want none", open)
+	}
+}

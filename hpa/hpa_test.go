@@ -583,3 +583,26 @@ func TestAppendAbstract(t *testing.T) {
 		}
 	}
 }
+
+func TestAppendAbstractAfterNoSearch(t *testing.T) {
+	g := testmap.Random(3, 97, 61, 0.1, grid.Options{})
+	hg, err := hpa.Build(g, hpa.Options{ClusterSize: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := hpa.NewQuery(hg)
+	free := testmap.FreeCells(g)
+	from, to := free[0], free[len(free)-1]
+	if _, r, err := q.AppendPath(nil, from, to); err != nil || r.Status != core.Found {
+		t.Fatal(err, r.Status)
+	}
+	if _, level := q.AppendAbstract(nil); level == 0 {
+		t.Fatal("a long query reports no abstract path; the test checks nothing")
+	}
+	if _, _, err := q.AppendPath(nil, image.Pt(-1, 0), to); err == nil {
+		t.Fatal("no error for a start outside the grid")
+	}
+	if abs, level := q.AppendAbstract(nil); level != 0 || len(abs) != 0 {
+		t.Fatalf("after an error: abstract path %v at level %d, want none", abs, level)
+	}
+}

@@ -170,6 +170,7 @@ func (h *Graph) near(a, b int32) bool {
 // buffers grow and when dst lacks room.
 func (q *Query) AppendPath(dst []image.Point, from, to image.Point) ([]image.Point, Result, error) {
 	h := q.h
+	q.lastLevel = 0
 	if err := h.checkEnd(from, "start"); err != nil {
 		return dst, Result{}, err
 	}
@@ -181,7 +182,6 @@ func (q *Query) AppendPath(dst []image.Point, from, to image.Point) ([]image.Poi
 	}
 	cf, ct := h.clusterOf(from), h.clusterOf(to)
 	exp := 0
-	q.lastLevel = 0
 	if h.near(cf, ct) {
 		// Search the two clusters' bounding box grown by one cluster: exact
 		// unless the shortest path leaves it, which the abstract search
@@ -340,10 +340,11 @@ func (q *Query) refine(dst []image.Point, l int, path []int32) ([]image.Point, i
 	return dst, exp, nil
 }
 
-// AppendAbstract appends the cells of the abstract path of the latest query
-// that searched the abstract graph, start and goal included, at the level it
-// searched, and returns the extended slice and that level; a query answered
-// within a window of clusters appends nothing and reports level 0.
+// AppendAbstract appends the cells of the abstract path of the latest query,
+// start and goal included, at the level it searched, and returns the
+// extended slice and that level; after a query that searched no abstract
+// graph (answered within a window of clusters, unreachable, or an error) it
+// appends nothing and reports level 0.
 func (q *Query) AppendAbstract(dst []image.Point) ([]image.Point, int) {
 	if q.lastLevel == 0 {
 		return dst, 0
