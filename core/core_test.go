@@ -785,11 +785,11 @@ func TestAllocs(t *testing.T) {
 func TestSlicedResultAfterReopen(t *testing.T) {
 	const s, a, b, c, d, goal = 0, 1, 2, 3, 4, 5
 	g := &adj{out: [][]core.Edge{
-		s: {{To: a, Cost: 1}, {To: b, Cost: 1}},
-		a: {{To: c, Cost: 5}},
-		b: {{To: c, Cost: 1}},
-		c: {{To: d, Cost: 1}},
-		d: {{To: goal, Cost: 10}},
+		s:    {{To: a, Cost: 1}, {To: b, Cost: 1}},
+		a:    {{To: c, Cost: 5}},
+		b:    {{To: c, Cost: 1}},
+		c:    {{To: d, Cost: 1}},
+		d:    {{To: goal, Cost: 10}},
 		goal: nil,
 	}}
 	h := &table{h: []float64{12, 11, 11.5, 5, 4, 0}}
