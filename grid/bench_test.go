@@ -7,6 +7,7 @@ import (
 
 	"github.com/cairn-nav/cairn/grid"
 	"github.com/cairn-nav/cairn/internal/baseline"
+	"github.com/cairn-nav/cairn/internal/testmap"
 )
 
 // benchGrid is the 1000×1000 grid with 10 % random walls (seed 1) used by
@@ -68,7 +69,7 @@ func BenchmarkCornerToCorner(b *testing.B) {
 func BenchmarkScenarios(b *testing.B) {
 	for _, name := range []string{"Berlin_0_1024.map", "den520d.map", "random512-10-0.map", "maze512-1-0.map"} {
 		b.Run(name, func(b *testing.B) {
-			g, scens := loadBench(b, name)
+			g, scens := testmap.MovingAI(b, name)
 			if len(scens) > 10 {
 				scens = scens[len(scens)-10:]
 			}

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/cairn-nav/cairn/grid"
+	"github.com/cairn-nav/cairn/internal/testmap"
 )
 
 // maiMapCases are small .map files, each with the rows it must give ('.'
@@ -405,15 +406,14 @@ func TestLoad(t *testing.T) {
 	}
 }
 
-// maiBenchDir holds the Moving AI benchmark files, outside the repository.
-const maiBenchDir = "../../shared/benchmarks/movingai"
 
 // TestMovingAIBenchmarks loads every map of the benchmark set with its
 // scenarios and checks that the scenarios fit the map.
 func TestMovingAIBenchmarks(t *testing.T) {
+	maiBenchDir := testmap.MovingAIDir()
 	scenPaths, _ := filepath.Glob(filepath.Join(maiBenchDir, "*.map.scen"))
-	if len(scenPaths) == 0 {
-		t.Skipf("no Moving AI benchmark files in %s", maiBenchDir)
+	if maiBenchDir == "" || len(scenPaths) == 0 {
+		t.Skipf("no Moving AI benchmark files in %q", maiBenchDir)
 	}
 	for _, sp := range scenPaths {
 		mapName := strings.TrimSuffix(filepath.Base(sp), ".scen")

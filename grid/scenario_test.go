@@ -8,28 +8,8 @@ import (
 
 	"github.com/cairn-nav/cairn/core"
 	"github.com/cairn-nav/cairn/grid"
+	"github.com/cairn-nav/cairn/internal/testmap"
 )
-
-// movingAI is where the Moving AI benchmark maps live, outside the
-// repository; tests and benchmarks that need them skip when it is absent.
-const movingAI = "../../shared/benchmarks/movingai"
-
-func loadBench(tb testing.TB, name string) (*grid.Grid, []grid.Scenario) {
-	tb.Helper()
-	mapPath := filepath.Join(movingAI, name)
-	if _, err := os.Stat(mapPath); err != nil {
-		tb.Skipf("Moving AI data not available: %v", err)
-	}
-	g, err := grid.LoadMap(mapPath, grid.Options{})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	scen, err := grid.LoadScenarios(mapPath + ".scen")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return g, scen
-}
 
 // TestMovingAIScenarios runs every scenario of three Moving AI maps with
 // jump point search, a sample with plain A*, and a sample of a street map,
@@ -52,7 +32,7 @@ func TestMovingAIScenarios(t *testing.T) {
 		runs = runs[:1]
 	}
 	if os.Getenv("CAIRN_ALL_SCENARIOS") == "1" {
-		names, _ := filepath.Glob(filepath.Join(movingAI, "*.map"))
+		names, _ := filepath.Glob(filepath.Join(testmap.MovingAIDir(), "*.map"))
 		runs = runs[:0]
 		for _, n := range names {
 			runs = append(runs, run{filepath.Base(n), 1, 1})
@@ -60,7 +40,7 @@ func TestMovingAIScenarios(t *testing.T) {
 	}
 	for _, r := range runs {
 		t.Run(r.name, func(t *testing.T) {
-			g, scens := loadBench(t, r.name)
+			g, scens := testmap.MovingAI(t, r.name)
 			s := grid.NewSearcher(g)
 			var path []image.Point
 			for _, plain := range []bool{false, true} {

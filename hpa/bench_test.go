@@ -9,12 +9,13 @@ import (
 	"github.com/cairn-nav/cairn/core"
 	"github.com/cairn-nav/cairn/grid"
 	"github.com/cairn-nav/cairn/hpa"
+	"github.com/cairn-nav/cairn/internal/testmap"
 	"github.com/cairn-nav/cairn/mapgen"
 	"github.com/cairn-nav/cairn/smooth"
 )
 
 func BenchmarkBuild(b *testing.B) {
-	g, _ := loadMovingAI(b, "Berlin_0_1024.map")
+	g, _ := testmap.MovingAI(b, "Berlin_0_1024.map")
 	var hg *hpa.Graph
 	b.ReportAllocs()
 	for b.Loop() {
@@ -31,7 +32,7 @@ func BenchmarkBuild(b *testing.B) {
 // BenchmarkQuery times the 10 longest Berlin_0_1024 scenarios with HPA* and
 // with the exact grid search. One op is all 10 queries.
 func BenchmarkQuery(b *testing.B) {
-	g, scens := loadMovingAI(b, "Berlin_0_1024.map")
+	g, scens := testmap.MovingAI(b, "Berlin_0_1024.map")
 	scens = slices.Clone(scens)
 	slices.SortStableFunc(scens, func(a, b grid.Scenario) int { return cmp.Compare(b.Optimal, a.Optimal) })
 	scens = scens[:10]
@@ -103,7 +104,7 @@ func BenchmarkQuery(b *testing.B) {
 // BenchmarkUpdate compares a local rebuild after blocking a 4×4 square of
 // Berlin with a full build of the edited map.
 func BenchmarkUpdate(b *testing.B) {
-	g, _ := loadMovingAI(b, "Berlin_0_1024.map")
+	g, _ := testmap.MovingAI(b, "Berlin_0_1024.map")
 	hg, err := hpa.Build(g, hpa.Options{})
 	if err != nil {
 		b.Fatal(err)
@@ -132,7 +133,7 @@ func BenchmarkUpdate(b *testing.B) {
 // ten queries, next to grid A* (jump points) and plain grid A*. Plain A*
 // takes over a second a query: run with -benchtime 1x.
 func BenchmarkLarge(b *testing.B) {
-	g0, scens := loadMovingAI(b, "Berlin_0_1024.map")
+	g0, scens := testmap.MovingAI(b, "Berlin_0_1024.map")
 	scens = slices.Clone(scens)
 	slices.SortStableFunc(scens, func(a, b grid.Scenario) int { return cmp.Compare(b.Optimal, a.Optimal) })
 	scens = scens[:10]

@@ -460,7 +460,7 @@ func TestFingerprint(t *testing.T) {
 func TestMovingAIFile(t *testing.T) {
 	for _, name := range []string{"den520d.map", "Berlin_0_1024.map"} {
 		t.Run(name, func(t *testing.T) {
-			g, _ := loadMovingAI(t, name)
+			g, _ := testmap.MovingAI(t, name)
 			hg, err := hpa.Build(g, hpa.Options{})
 			if err != nil {
 				t.Fatal(err)
@@ -482,7 +482,7 @@ func TestMovingAIFile(t *testing.T) {
 
 // BenchmarkRead loads the Berlin_0_1024 graph from memory.
 func BenchmarkRead(b *testing.B) {
-	g, _ := loadMovingAI(b, "Berlin_0_1024.map")
+	g, _ := testmap.MovingAI(b, "Berlin_0_1024.map")
 	hg, err := hpa.Build(g, hpa.Options{})
 	if err != nil {
 		b.Fatal(err)
@@ -500,7 +500,7 @@ func BenchmarkRead(b *testing.B) {
 
 // BenchmarkFingerprint hashes the Berlin_0_1024 grid.
 func BenchmarkFingerprint(b *testing.B) {
-	g, _ := loadMovingAI(b, "Berlin_0_1024.map")
+	g, _ := testmap.MovingAI(b, "Berlin_0_1024.map")
 	for b.Loop() {
 		if hpa.Fingerprint(g) == 0 {
 			b.Fatal("zero fingerprint")

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"image"
 	"math"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -17,7 +15,6 @@ import (
 	"github.com/cairn-nav/cairn/internal/testmap"
 )
 
-const movingAI = "../../shared/benchmarks/movingai"
 
 // subopt accumulates the relative excess cost of paths over the optimum.
 type subopt struct {
@@ -217,7 +214,7 @@ func TestSmallMaps(t *testing.T) {
 func TestMovingAI(t *testing.T) {
 	for _, name := range []string{"den520d.map", "Berlin_0_1024.map"} {
 		t.Run(name, func(t *testing.T) {
-			g, scens := loadMovingAI(t, name)
+			g, scens := testmap.MovingAI(t, name)
 			hg, err := hpa.Build(g, hpa.Options{})
 			if err != nil {
 				t.Fatal(err)
@@ -254,25 +251,6 @@ func TestMovingAI(t *testing.T) {
 			}
 		})
 	}
-}
-
-// loadMovingAI loads a benchmark map and its scenarios, skipping the test
-// when they are absent.
-func loadMovingAI(tb testing.TB, name string) (*grid.Grid, []grid.Scenario) {
-	tb.Helper()
-	path := filepath.Join(movingAI, name)
-	if _, err := os.Stat(path); err != nil {
-		tb.Skipf("benchmark map absent: %v", err)
-	}
-	g, err := grid.LoadMap(path, grid.Options{})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	scens, err := grid.LoadScenarios(path + ".scen")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return g, scens
 }
 
 // TestConcurrent runs queries on one Graph from 4 goroutines and checks

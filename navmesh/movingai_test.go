@@ -2,37 +2,15 @@ package navmesh_test
 
 import (
 	"image"
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/cairn-nav/cairn/core"
 	"github.com/cairn-nav/cairn/grid"
+	"github.com/cairn-nav/cairn/internal/testmap"
 	"github.com/cairn-nav/cairn/navmesh"
 	"github.com/go-gl/mathgl/mgl64"
 )
-
-// movingAI is where the Moving AI benchmark maps live, outside the
-// repository; tests and benchmarks that need them skip when it is absent.
-const movingAI = "../../shared/benchmarks/movingai"
-
-func loadBench(tb testing.TB, name string) (*grid.Grid, []grid.Scenario) {
-	tb.Helper()
-	mapPath := filepath.Join(movingAI, name)
-	if _, err := os.Stat(mapPath); err != nil {
-		tb.Skipf("Moving AI data not available: %v", err)
-	}
-	g, err := grid.LoadMap(mapPath, grid.Options{})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	scen, err := grid.LoadScenarios(mapPath + ".scen")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return g, scen
-}
 
 // TestMovingAIScenarios runs every 20th scenario of den520d (every 50th of
 // Berlin_0_1024) between cell centres: each path is legal and no longer
@@ -46,7 +24,7 @@ func TestMovingAIScenarios(t *testing.T) {
 			if testing.Short() && tc.name != "den520d.map" {
 				t.Skip("short")
 			}
-			g, scens := loadBench(t, tc.name)
+			g, scens := testmap.MovingAI(t, tc.name)
 			q := navmesh.NewQuery(mustMesh(t, g))
 			var all ratios
 			var path []mgl64.Vec2
@@ -78,7 +56,7 @@ func TestMovingAIScenarios(t *testing.T) {
 func BenchmarkFromGrid(b *testing.B) {
 	for _, name := range []string{"den520d.map", "Berlin_0_1024.map"} {
 		b.Run(name, func(b *testing.B) {
-			g, _ := loadBench(b, name)
+			g, _ := testmap.MovingAI(b, name)
 			b.ReportAllocs()
 			var m *navmesh.Mesh
 			for b.Loop() {
@@ -98,7 +76,7 @@ func BenchmarkFromGrid(b *testing.B) {
 // beside it as the baseline.
 func BenchmarkQuery(b *testing.B) {
 	for _, name := range []string{"den520d.map", "Berlin_0_1024.map"} {
-		g, scens := loadBench(b, name)
+		g, scens := testmap.MovingAI(b, name)
 		scens = slices.Clone(scens)
 		slices.SortStableFunc(scens, func(x, y grid.Scenario) int {
 			switch {

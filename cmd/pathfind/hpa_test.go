@@ -383,7 +383,7 @@ func TestHPAErrors(t *testing.T) {
 // TestMovingAIHPA runs every 20th den520d scenario with HPA*, smoothed and
 // not, when the benchmarks are present.
 func TestMovingAIHPA(t *testing.T) {
-	const dir = "../../../shared/benchmarks/movingai"
+	dir := testmap.MovingAIDir()
 	m := filepath.Join(dir, "den520d.map")
 	if _, err := os.Stat(m); err != nil {
 		t.Skipf("benchmarks absent: %v", err)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/cairn-nav/cairn/cmd/internal/picture"
 	"github.com/cairn-nav/cairn/grid"
+	"github.com/cairn-nav/cairn/internal/testmap"
 	"github.com/cairn-nav/cairn/internal/gridcheck"
 )
 
@@ -415,7 +416,7 @@ func TestScenIllegalPoints(t *testing.T) {
 // TestMovingAINavmesh runs every 20th den520d scenario on the navmesh, when
 // the benchmarks are present: every path legal, none longer than optimal.
 func TestMovingAINavmesh(t *testing.T) {
-	const dir = "../../../shared/benchmarks/movingai"
+	dir := testmap.MovingAIDir()
 	m := filepath.Join(dir, "den520d.map")
 	if _, err := os.Stat(m); err != nil {
 		t.Skipf("benchmarks absent: %v", err)

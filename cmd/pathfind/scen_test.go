@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/cairn-nav/cairn/grid"
+	"github.com/cairn-nav/cairn/internal/testmap"
 )
 
 // wall10Scen holds optima worked out by hand (√2 = 1.41421356…):
@@ -191,7 +192,7 @@ func TestScenIllegal(t *testing.T) {
 // TestMovingAI runs every 20th den520d scenario, when the benchmarks are
 // present, and expects each optimum matched.
 func TestMovingAI(t *testing.T) {
-	const dir = "../../../shared/benchmarks/movingai"
+	dir := testmap.MovingAIDir()
 	m := filepath.Join(dir, "den520d.map")
 	if _, err := os.Stat(m); err != nil {
 		t.Skipf("benchmarks absent: %v", err)

@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -22,6 +23,7 @@ import (
 	"github.com/cairn-nav/cairn/grid"
 	"github.com/cairn-nav/cairn/hpa"
 	"github.com/cairn-nav/cairn/internal/gridcheck"
+	"github.com/cairn-nav/cairn/internal/testmap"
 	"github.com/cairn-nav/cairn/navmesh"
 	"github.com/cairn-nav/cairn/smooth"
 )
@@ -627,7 +629,7 @@ func TestServeErrors(t *testing.T) {
 // each rebuilding the touched HPA* clusters and the whole navmesh, whose
 // share it reports as mesh-ms/op.
 func BenchmarkServeEdit(b *testing.B) {
-	const m = "../../../shared/benchmarks/movingai/Berlin_0_1024.map"
+	m := filepath.Join(testmap.MovingAIDir(), "Berlin_0_1024.map")
 	g, err := grid.LoadMap(m, grid.Options{})
 	if err != nil {
 		b.Skipf("benchmarks absent: %v", err)
