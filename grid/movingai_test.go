@@ -406,7 +406,6 @@ func TestLoad(t *testing.T) {
 	}
 }
 
-
 // TestMovingAIBenchmarks loads every map of the benchmark set with its
 // scenarios and checks that the scenarios fit the map.
 func TestMovingAIBenchmarks(t *testing.T) {

@@ -15,7 +15,6 @@ import (
 	"github.com/cairn-nav/cairn/internal/testmap"
 )
 
-
 // subopt accumulates the relative excess cost of paths over the optimum.
 type subopt struct {
 	n, longer  int

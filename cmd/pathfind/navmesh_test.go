@@ -15,8 +15,8 @@ import (
 
 	"github.com/cairn-nav/cairn/cmd/internal/picture"
 	"github.com/cairn-nav/cairn/grid"
-	"github.com/cairn-nav/cairn/internal/testmap"
 	"github.com/cairn-nav/cairn/internal/gridcheck"
+	"github.com/cairn-nav/cairn/internal/testmap"
 )
 
 // demoNavScen is a hand-written scenario file of the 64×48 demo map. The
