@@ -9,6 +9,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -162,6 +163,11 @@ header:
 		}
 		if n != width {
 			return nil, ferr(lr.n, "map row %d has %d cells, want %d", y, n, width)
+		}
+		if len(free)+width > cap(free) {
+			// Double the room as rows arrive, rather than append's slower
+			// growth: memory still follows the rows actually read.
+			free = slices.Grow(free, min(max(cap(free), width), width*height-len(free)))
 		}
 		for x, c := range line {
 			switch cellKinds[c] {
