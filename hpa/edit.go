@@ -57,6 +57,6 @@ func (h *Graph) Update(edited *grid.Grid, changed image.Rectangle) (*Graph, erro
 		}
 		return es, true
 	}
-	n.build(h.Levels(), reuse, nil)
+	n.build(h.Levels(), h, reach, reuse, nil)
 	return n, nil
 }

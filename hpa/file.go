@@ -266,7 +266,7 @@ func Read(r io.Reader, g *grid.Grid) (*Graph, error) {
 	if err := hg.checkEdges(); err != nil {
 		return nil, err
 	}
-	hg.buildLevels(int(levels))
+	hg.buildLevels(int(levels), nil, image.Rectangle{})
 	return hg, nil
 }
 

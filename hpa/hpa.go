@@ -191,15 +191,16 @@ func Build(g *grid.Grid, opt Options) (*Graph, error) {
 		return nil, fmt.Errorf("hpa: %d levels, want 1 to %d", opt.Levels, MaxLevels)
 	}
 	h := newGraph(g, cs, me)
-	h.build(levels, nil, opt.Progress)
+	h.build(levels, nil, image.Rectangle{}, nil, opt.Progress)
 	return h, nil
 }
 
 // build makes the nodes and edges of a graph that newGraph made: the
 // transitions, the inter-cluster edges, the intra-cluster edges of each
 // cluster (from reuse when it returns them, else from searches), and the
-// levels above.
-func (h *Graph) build(levels int, reuse func(c int32) ([]intraEdge, bool), progress func(done, total int)) {
+// levels above (reusing prev's where the edit in reach cannot reach them;
+// prev is nil for a fresh build).
+func (h *Graph) build(levels int, prev *Graph, reach image.Rectangle, reuse func(c int32) ([]intraEdge, bool), progress func(done, total int)) {
 	ts := h.findTransitions(h.me)
 	h.makeNodes(ts)
 
@@ -242,7 +243,7 @@ func (h *Graph) build(levels int, reuse func(c int32) ([]intraEdge, bool), progr
 			add(e.to, e.from, e.cost)
 		}
 	}
-	h.buildLevels(levels)
+	h.buildLevels(levels, prev, reach)
 }
 
 func reuseOK(reuse func(c int32) ([]intraEdge, bool), c int32) ([]intraEdge, bool) {

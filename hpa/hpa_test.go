@@ -478,9 +478,9 @@ func TestLevels(t *testing.T) {
 func TestUpdate(t *testing.T) {
 	const w, h = 90, 70
 	for seed := int64(1); seed <= 10; seed++ {
-		for _, levels := range []int{1, 2} {
+		for _, levels := range []int{1, 2, 3} {
 			g := testmap.Random(seed, w, h, 0.2, grid.Options{})
-			opt := hpa.Options{ClusterSize: 8, Levels: levels}
+			opt := hpa.Options{ClusterSize: 4 + 4*(levels%2), Levels: levels}
 			hg, err := hpa.Build(g, opt)
 			if err != nil {
 				t.Fatal(err)

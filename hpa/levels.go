@@ -79,15 +79,51 @@ func (h *Graph) levelClusterRect(l int, c int32) image.Rectangle {
 
 // buildLevels adds levels 2 to levels to a graph whose level 1 is complete,
 // each from the one below, running the cluster searches on
-// runtime.GOMAXPROCS goroutines.
-func (h *Graph) buildLevels(levels int) {
+// runtime.GOMAXPROCS goroutines. When prev is the graph of the same grid
+// before an edit of the cells in reach, a cluster of a higher level that
+// reach does not touch, and whose nodes are where they were, keeps its
+// intra-cluster edges from prev.
+func (h *Graph) buildLevels(levels int, prev *Graph, reach image.Rectangle) {
 	h.levels = nil
 	for l := 2; l <= levels; l++ {
-		h.levels = append(h.levels, h.buildLevel(l))
+		var reuse func(c int32, ms []int32) ([]intraEdge, bool)
+		if prev != nil && prev.Levels() >= l {
+			reuse = func(c int32, ms []int32) ([]intraEdge, bool) { return h.reuseLevel(prev, l, c, ms, reach) }
+		}
+		h.levels = append(h.levels, h.buildLevel(l, reuse))
 	}
 }
 
-func (h *Graph) buildLevel(l int) level {
+// reuseLevel returns the intra-cluster edges of level-l cluster c, whose
+// nodes are ms, from prev, when the edit in reach cannot have changed them.
+func (h *Graph) reuseLevel(prev *Graph, l int, c int32, ms []int32, reach image.Rectangle) ([]intraEdge, bool) {
+	if h.levelClusterRect(l, c).Overlaps(reach) {
+		return nil, false
+	}
+	old := &prev.levels[l-2]
+	oms := old.members[old.first[c]:old.first[c+1]]
+	if len(oms) != len(ms) {
+		return nil, false
+	}
+	for i := range ms {
+		if prev.nodes[oms[i]].cell() != h.nodes[ms[i]].cell() {
+			return nil, false
+		}
+	}
+	var es []intraEdge
+	for i, a := range oms {
+		for _, e := range prev.edgesAt(l, a) {
+			j, ok := slices.BinarySearch(oms, e.To)
+			if !ok || j <= i {
+				continue // an inter-cluster edge, or the reverse of one kept
+			}
+			es = append(es, intraEdge{from: ms[i], to: ms[j], cost: e.Cost})
+		}
+	}
+	return es, true
+}
+
+func (h *Graph) buildLevel(l int, reuse func(c int32, ms []int32) ([]intraEdge, bool)) level {
 	side := h.levelSide(l)
 	ncx, ncy := (h.w+side-1)/side, (h.h+side-1)/side
 	lv := level{side: side, ncx: ncx}
@@ -127,6 +163,12 @@ func (h *Graph) buildLevel(l int) level {
 				ms := members[c]
 				if len(ms) < 2 {
 					continue
+				}
+				if reuse != nil {
+					if es, ok := reuse(c, ms); ok {
+						intra[c] = es
+						continue
+					}
 				}
 				v.cluster = c
 				buf = buf[:0]
