@@ -49,6 +49,11 @@ func FuzzRead(f *testing.F) {
 		{{0, 0}, {0, 1}, {0, 2}, {1, 2}, {1, 1}, {1, 0}},
 		{{1, 0}, {1, 1}, {1, 2}, {2, 2}, {2, 1}, {2, 0}},
 	}, [][]int32{{-1, -1, -1, 1, 1, -1}, {0, 0, -1, -1, -1, -1}}).bytes(), false)
+	poly := smallPolyFile(f)
+	f.Add(poly, false)
+	pf := parsePolyFile(f, poly)
+	pf.edges[2][1] = -1
+	f.Add(pf.bytes(), true)
 	f.Fuzz(func(t *testing.T, data []byte, fix bool) {
 		if fix {
 			data = slices.Clone(data)
@@ -70,6 +75,10 @@ func FuzzRead(f *testing.F) {
 		}
 		if !bytes.HasPrefix(data, out.Bytes()) {
 			t.Fatalf("accepted %d bytes but writes back %d different ones", len(data), out.Len())
+		}
+		if binary.LittleEndian.Uint32(data[12:]) == 2 {
+			fuzzPolyQueries(t, m, data)
+			return
 		}
 		g := walkableGrid(t, data)
 		if _, err := navmesh.ReadFor(bytes.NewReader(data), g, navmesh.Options{}); err != nil {
@@ -112,4 +121,30 @@ func walkableGrid(tb testing.TB, data []byte) *grid.Grid {
 		tb.Fatal(err)
 	}
 	return g
+}
+
+// fuzzPolyQueries checks a mesh from polygons that Read accepted: ReadFor
+// refuses it, and queries between its vertices and random points do not
+// panic.
+func fuzzPolyQueries(t *testing.T, m *navmesh.Mesh, data []byte) {
+	if _, err := navmesh.ReadFor(bytes.NewReader(data), blocky(1, 4, 4, 0), navmesh.Options{}); err == nil {
+		t.Fatal("ReadFor accepted a mesh built from polygons")
+	}
+	var vs []mgl64.Vec2
+	for id := navmesh.PolyID(0); int(id) < m.NumPolys(); id++ {
+		vs = m.AppendPolygon(vs, id)
+	}
+	q := navmesh.NewQuery(m)
+	r := testmap.NewRand(int64(len(data)))
+	point := func() mgl64.Vec2 {
+		a, b := vs[r.IntN(len(vs))], vs[r.IntN(len(vs))]
+		return a.Add(b.Sub(a).Mul(float64(r.IntN(5)) / 4))
+	}
+	for range 20 {
+		from, to := point(), point()
+		m.Locate(from)
+		m.Nearest(from)
+		m.Raycast(from, to)
+		q.AppendPath(nil, from, to)
+	}
 }
