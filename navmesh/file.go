@@ -398,21 +398,13 @@ func readMesh(r io.Reader, g *grid.Grid) (*Mesh, error) {
 	f.enb = make([]PolyID, 0, min(e, 1<<16))
 	err = d.Records(nbytes, 1, "walkable cells", func(b []byte) { f.cells = append(f.cells, b[0]) })
 	if err == nil {
-		err = d.Records(n, vertexSize, "vertices", func(b []byte) {
-			f.verts = append(f.verts, mgl64.Vec2{math.Float64frombits(le.Uint64(b)), math.Float64frombits(le.Uint64(b[8:]))})
-		})
+		err = f.readVertices(d, n)
 	}
 	if err == nil {
 		err = d.Records((n+7)/8, 1, "corners", func(b []byte) { f.corners = append(f.corners, b[0]) })
 	}
 	if err == nil {
-		err = d.Records(p, polySizeSize, "polygon sizes", func(b []byte) { f.sizes = append(f.sizes, int32(le.Uint32(b))) })
-	}
-	if err == nil {
-		err = d.Records(e, edgeRecordSize, "edges", func(b []byte) {
-			f.ev = append(f.ev, int32(le.Uint32(b)))
-			f.enb = append(f.enb, PolyID(int32(le.Uint32(b[4:]))))
-		})
+		err = f.readPolygons(d, p, e)
 	}
 	if err == nil {
 		err = readSum(d)
@@ -421,6 +413,28 @@ func readMesh(r io.Reader, g *grid.Grid) (*Mesh, error) {
 		return nil, err
 	}
 	return f.mesh(g)
+}
+
+// readVertices reads n vertices, float64 pairs, into f.
+func (f *meshFile) readVertices(d *binfile.Reader, n int) error {
+	le := binary.LittleEndian
+	return d.Records(n, vertexSize, "vertices", func(b []byte) {
+		f.verts = append(f.verts, mgl64.Vec2{math.Float64frombits(le.Uint64(b)), math.Float64frombits(le.Uint64(b[8:]))})
+	})
+}
+
+// readPolygons reads the sizes of p polygons and their e edge records
+// (vertex, neighbour) into f.
+func (f *meshFile) readPolygons(d *binfile.Reader, p, e int) error {
+	le := binary.LittleEndian
+	err := d.Records(p, polySizeSize, "polygon sizes", func(b []byte) { f.sizes = append(f.sizes, int32(le.Uint32(b))) })
+	if err != nil {
+		return err
+	}
+	return d.Records(e, edgeRecordSize, "edges", func(b []byte) {
+		f.ev = append(f.ev, int32(le.Uint32(b)))
+		f.enb = append(f.enb, PolyID(int32(le.Uint32(b[4:]))))
+	})
 }
 
 // readSum reads the checksum and checks it against the bytes before it.
@@ -466,17 +480,9 @@ func readPolyFile(d *binfile.Reader, hdr []byte) (*Mesh, error) {
 	f.sizes = make([]int32, 0, min(p, 1<<16))
 	f.ev = make([]int32, 0, min(e, 1<<16))
 	f.enb = make([]PolyID, 0, min(e, 1<<16))
-	err := d.Records(n, vertexSize, "vertices", func(b []byte) {
-		f.verts = append(f.verts, mgl64.Vec2{math.Float64frombits(le.Uint64(b)), math.Float64frombits(le.Uint64(b[8:]))})
-	})
+	err := f.readVertices(d, n)
 	if err == nil {
-		err = d.Records(p, polySizeSize, "polygon sizes", func(b []byte) { f.sizes = append(f.sizes, int32(le.Uint32(b))) })
-	}
-	if err == nil {
-		err = d.Records(e, edgeRecordSize, "edges", func(b []byte) {
-			f.ev = append(f.ev, int32(le.Uint32(b)))
-			f.enb = append(f.enb, PolyID(int32(le.Uint32(b[4:]))))
-		})
+		err = f.readPolygons(d, p, e)
 	}
 	if err == nil {
 		err = readSum(d)
