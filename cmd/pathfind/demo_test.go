@@ -33,7 +33,7 @@ func TestDemo(t *testing.T) {
 		t.Errorf("picture is %v, want 1024×1024", b)
 	}
 	for _, col := range []picture.Colour{picture.Path, picture.Plain, picture.Smooth, picture.Navmesh, picture.Start, picture.Goal} {
-		if countColour(img, col) == 0 {
+		if picture.Count(img, col) == 0 {
 			t.Errorf("no pixels of colour %d", col)
 		}
 	}

@@ -2,9 +2,6 @@ package main
 
 import (
 	"image"
-	"image/color"
-	"image/png"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,31 +13,11 @@ import (
 // readPNG decodes the PNG file at path.
 func readPNG(t *testing.T, path string) image.Image {
 	t.Helper()
-	f, err := os.Open(path)
+	img, err := picture.ReadPNG(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
 	return img
-}
-
-// countColour counts the pixels of img painted with palette entry col.
-func countColour(img image.Image, col picture.Colour) int {
-	want := color.RGBAModel.Convert(col)
-	n := 0
-	b := img.Bounds()
-	for y := b.Min.Y; y < b.Max.Y; y++ {
-		for x := b.Min.X; x < b.Max.X; x++ {
-			if color.RGBAModel.Convert(img.At(x, y)) == want {
-				n++
-			}
-		}
-	}
-	return n
 }
 
 var colourNames = map[picture.Colour]string{
@@ -86,12 +63,12 @@ func TestRoutePNG(t *testing.T) {
 				t.Errorf("picture is %v, want 1024×768", b)
 			}
 			for _, col := range tc.want {
-				if countColour(img, col) == 0 {
+				if picture.Count(img, col) == 0 {
 					t.Errorf("no %s pixels", colourNames[col])
 				}
 			}
 			for _, col := range tc.avoid {
-				if n := countColour(img, col); n > 0 {
+				if n := picture.Count(img, col); n > 0 {
 					t.Errorf("%d %s pixels, want none", n, colourNames[col])
 				}
 			}

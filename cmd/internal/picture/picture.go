@@ -420,3 +420,33 @@ func CheckOutDir(flagName, path string) error {
 	}
 	return nil
 }
+
+// ReadPNG decodes the PNG file at path, for checking pictures the commands
+// wrote.
+func ReadPNG(path string) (image.Image, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return img, nil
+}
+
+// Count returns the number of pixels of img painted with colour col.
+func Count(img image.Image, col Colour) int {
+	want := color.RGBAModel.Convert(col)
+	n := 0
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			if color.RGBAModel.Convert(img.At(x, y)) == want {
+				n++
+			}
+		}
+	}
+	return n
+}
