@@ -197,8 +197,10 @@ func (m *Mesh) twins() {
 	m.nport /= 2
 }
 
-// label numbers the connected components of polygons.
+// label numbers the connected components of polygons and finds the
+// bridges between them.
 func (m *Mesh) label() {
+	defer m.bridges()
 	for i := range m.polys {
 		m.polys[i].comp = -1
 	}

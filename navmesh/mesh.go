@@ -65,6 +65,10 @@
 // Nodes are made during the search, so the graph core sees grows with each
 // query; the search keeps, for every vertex, the cheapest cost at which it
 // became a root, and drops nodes of a costlier root (root-level pruning).
+// Nor does it cross a bridge, a portal whose removal would split the mesh,
+// into the side that holds neither the start nor the goal: a path could only
+// come back the same way (see bridges). In a maze that confines the search
+// to the corridors between start and goal.
 //
 // DESIGN.md sketches a corridor search followed by [funnel.Pull]. Its first
 // version here, A* over portal end points with Euclidean edges and the
@@ -117,6 +121,11 @@ type Mesh struct {
 	// The point-location index of a mesh built from polygons; nil for a
 	// grid-built mesh.
 	idx *polyIndex
+
+	// Bridge pruning (see bridges): per edge, whether it is a bridge; per
+	// polygon, its depth-first number and the last number of its subtree.
+	bridge   []bool
+	pre, end []int32
 }
 
 type poly struct {

@@ -75,7 +75,7 @@ func BenchmarkFromGrid(b *testing.B) {
 // cell centres; the grid's jump point search on the same scenarios runs
 // beside it as the baseline.
 func BenchmarkQuery(b *testing.B) {
-	for _, name := range []string{"den520d.map", "Berlin_0_1024.map"} {
+	for _, name := range []string{"den520d.map", "Berlin_0_1024.map", "maze512-1-0.map", "random512-10-0.map"} {
 		g, scens := testmap.MovingAI(b, name)
 		scens = slices.Clone(scens)
 		slices.SortStableFunc(scens, func(x, y grid.Scenario) int {

@@ -234,17 +234,21 @@ func blocky(seed int64, w, h, n int) *grid.Grid {
 	return g
 }
 
-// TestAnyAngleOracle compares paths on small grids, random and blocky, with
-// the exact any-angle shortest paths. Ends are cell centres, cell corners
-// and random points of free cells.
+// TestAnyAngleOracle compares paths on small grids, random, blocky and
+// mazes, with the exact any-angle shortest paths. Ends are cell centres,
+// cell corners and random points of free cells.
 func TestAnyAngleOracle(t *testing.T) {
 	var all ratios
 	for seed := int64(1); seed <= 60; seed++ {
 		var g *grid.Grid
-		if seed%2 == 0 {
+		switch seed % 3 {
+		case 0:
 			g = blocky(seed, 20+int(seed%7), 14+int(seed%5), 10+int(seed%20))
-		} else {
+		case 1:
 			g = testmap.Random(seed, 18+int(seed%9), 12+int(seed%7), 0.05+0.05*float64(seed%7), grid.Options{})
+		default:
+			// Mazes, whose dead ends and bridges the search prunes.
+			g = testmap.Maze(seed, 5+int(seed%3), 4+int(seed%2), 1+int(seed%4), int(seed%5))
 		}
 		o := newAnyAngle(g)
 		q := navmesh.NewQuery(mustMesh(t, g))

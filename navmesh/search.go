@@ -152,7 +152,7 @@ func (s *search) pivot(dst []core.Edge, n *snode) []core.Edge {
 	p := m.polys[n.poly]
 	for i := range p.ne {
 		nb := m.enb[p.e0+i]
-		if nb < 0 || i == n.edge || s.deadEnd(nb) {
+		if nb < 0 || i == n.edge || !s.crosses(n.poly, p.e0+i) {
 			continue
 		}
 		if ia, ib := m.edgeIDs(p, i); ia != n.root && ib != n.root {
@@ -165,19 +165,10 @@ func (s *search) pivot(dst []core.Edge, n *snode) []core.Edge {
 	return dst
 }
 
-// deadEnd reports whether a path entering polygon p could only leave it the
-// way it came: p has one portal and does not hold the goal.
-func (s *search) deadEnd(p PolyID) bool {
-	return s.m.polys[p].nport == 1 && !s.isGoalPoly(p)
-}
-
 // turn adds a node of kind point or fan with root v, reached straight from
 // at (the position of a root of cost g), unless v has been reached more
 // cheaply already.
 func (s *search) turn(dst []core.Edge, n snode, at mgl64.Vec2, g float64) []core.Edge {
-	if n.kind == kindPoint && s.deadEnd(n.poly) {
-		return dst
-	}
 	pv := s.m.verts[n.root]
 	step := dist(pv, at)
 	n.g = g + step
@@ -197,9 +188,6 @@ func (s *search) turn(dst []core.Edge, n snode, at mgl64.Vec2, g float64) []core
 // cone adds a node looking from root (at position at, cost g) through the
 // interval [left, right] of edge edge of polygon poly.
 func (s *search) cone(dst []core.Edge, root int32, at mgl64.Vec2, g float64, poly PolyID, edge int32, left, right mgl64.Vec2) []core.Edge {
-	if s.deadEnd(poly) {
-		return dst
-	}
 	id := s.add(snode{kind: kindCone, root: root, g: g, h: coneH(at, left, right, s.goal),
 		poly: poly, edge: edge, left: left, right: right})
 	if id < 0 {
@@ -219,7 +207,7 @@ func (s *search) expandPoint(dst []core.Edge, at mgl64.Vec2, root int32, g float
 		p := m.polys[pid]
 		for i := range p.ne {
 			nb := m.enb[p.e0+i]
-			if nb < 0 {
+			if nb < 0 || !s.crosses(pid, p.e0+i) {
 				continue
 			}
 			ia, ib := m.edgeIDs(p, i)
@@ -289,7 +277,7 @@ func (s *search) expandCone(dst []core.Edge, n *snode) []core.Edge {
 			i -= p.ne
 		}
 		nb := m.enb[p.e0+i]
-		if nb < 0 {
+		if nb < 0 || !s.crosses(n.poly, p.e0+i) {
 			continue
 		}
 		ia, ib := m.edgeIDs(p, i)

@@ -106,6 +106,30 @@ func TestRandom(t *testing.T) {
 	}
 }
 
+// TestMaze checks that a maze without loops is a tree of rooms: all its
+// free cells joined, and exactly one opening per room but the first.
+func TestMaze(t *testing.T) {
+	for _, c := range []struct{ nx, ny, corridor int }{{1, 1, 1}, {7, 5, 1}, {6, 9, 3}} {
+		g := testmap.Maze(int64(c.nx), c.nx, c.ny, c.corridor, 0)
+		free := testmap.FreeCells(g)
+		rooms := c.nx * c.ny
+		if want := rooms*c.corridor*c.corridor + (rooms-1)*c.corridor; len(free) != want {
+			t.Errorf("%v: %d free cells, want %d", c, len(free), want)
+		}
+		for _, p := range free {
+			if !g.Connected(free[0], p) {
+				t.Fatalf("%v: %v and %v are not joined\n%s", c, free[0], p, testmap.Render(g, nil))
+			}
+		}
+		if w, h := g.Width(), g.Height(); w != c.nx*(c.corridor+1)+1 || h != c.ny*(c.corridor+1)+1 {
+			t.Errorf("%v: grid of %d×%d", c, w, h)
+		}
+	}
+	if a, b := testmap.Maze(3, 8, 8, 2, 10), testmap.Maze(3, 8, 8, 2, 0); len(testmap.FreeCells(a)) <= len(testmap.FreeCells(b)) {
+		t.Errorf("loops knocked through no wall: %d free cells, %d without", len(testmap.FreeCells(a)), len(testmap.FreeCells(b)))
+	}
+}
+
 func TestOracle(t *testing.T) {
 	m, err := testmap.Parse(`
 		S..#.

@@ -1,0 +1,102 @@
+package navmesh
+
+// Bridge pruning. A portal is a bridge when removing it splits its
+// component of the mesh in two. A path that crosses a bridge into the side
+// holding neither its start nor its goal can only come back across the same
+// portal, and the stretch between the two crossings is longer than the
+// straight run along the portal: no shortest path does it. Generalising
+// Polyanya's dead-end pruning (a polygon with one portal), the search never
+// crosses a bridge into such a side, so it never enters the dead-end
+// corridors of a maze or the cul-de-sacs of a city.
+//
+// The bridges come from one depth-first search over the polygons (Tarjan's
+// low links). Numbering the polygons in the order that search first meets
+// them, the side a bridge leads down into, away from the search's root, is
+// exactly the polygons numbered from that of its first polygon c (pre[c])
+// to the last one met before the search backed out of c (end[c]): one
+// interval, so whether a polygon lies beyond a bridge is two comparisons.
+
+// bridges marks the bridges of m and numbers its polygons (see above).
+func (m *Mesh) bridges() {
+	n := len(m.polys)
+	m.pre = make([]int32, n)
+	m.end = make([]int32, n)
+	m.bridge = make([]bool, len(m.ev))
+	low := make([]int32, n)
+	for i := range m.pre {
+		m.pre[i] = -1
+	}
+	type frame struct {
+		p    PolyID
+		next int32 // the next edge of p to look across
+		in   int32 // the edge of p the search came in by, −1 at a root
+	}
+	var stack []frame
+	var t int32
+	for root := range m.polys {
+		if m.pre[root] >= 0 {
+			continue
+		}
+		m.pre[root], low[root] = t, t
+		t++
+		stack = append(stack[:0], frame{p: PolyID(root), in: -1})
+		for len(stack) > 0 {
+			f := &stack[len(stack)-1]
+			p := m.polys[f.p]
+			if f.next < p.ne {
+				i := f.next
+				f.next++
+				nb := m.enb[p.e0+i]
+				if nb < 0 || i == f.in {
+					continue
+				}
+				if m.pre[nb] >= 0 {
+					low[f.p] = min(low[f.p], m.pre[nb])
+					continue
+				}
+				m.pre[nb], low[nb] = t, t
+				t++
+				stack = append(stack, frame{p: nb, in: m.etwin[p.e0+i]})
+				continue
+			}
+			c := *f
+			stack = stack[:len(stack)-1]
+			m.end[c.p] = t - 1
+			if len(stack) == 0 {
+				break
+			}
+			up := stack[len(stack)-1].p
+			low[up] = min(low[up], low[c.p])
+			if low[c.p] > m.pre[up] {
+				// Only the edge c came in by joins c's subtree to the rest.
+				e := m.polys[c.p].e0 + c.in
+				m.bridge[e] = true
+				m.bridge[m.polys[up].e0+m.etwin[e]] = true
+			}
+		}
+	}
+}
+
+// crosses reports whether the search may cross edge e of polygon from: it
+// is not a bridge, or the side it leads to holds a polygon of the start or
+// the goal.
+func (s *search) crosses(from PolyID, e int32) bool {
+	m := s.m
+	if !m.bridge[e] {
+		return true
+	}
+	to := m.enb[e]
+	c := to // the polygon the bridge leads down into
+	if m.pre[from] > m.pre[to] {
+		c = from
+	}
+	lo, hi := m.pre[c], m.end[c]
+	for _, ps := range [2][]PolyID{s.sps, s.gps} {
+		for _, k := range ps {
+			if in := lo <= m.pre[k] && m.pre[k] <= hi; in == (c == to) {
+				return true
+			}
+		}
+	}
+	return false
+}
