@@ -22,9 +22,10 @@ import (
 //	offset  size  field
 //	     0     8  magic "CAIRNNAV"
 //	     8     4  version, uint32 = 1
-//	    12     4  source, uint32: 1 = cut from a grid's cells by
-//	              [FromGrid], 2 = built from polygons by [FromPolygons]
-//	              (laid out below)
+//	    12     4  source, uint32: 1 = rectangles cut from a grid's cells
+//	              by [FromGrid] with Options.Rectangles, 3 = convex
+//	              polygons built from a grid by FromGrid, 2 = built from
+//	              polygons by [FromPolygons] (laid out below)
 //	    16     4  W, the grid's width, uint32
 //	    20     4  H, the grid's height, uint32
 //	    24     8  fingerprint of the walkable cells, uint64: the
@@ -45,6 +46,9 @@ import (
 //	              vertex order: the edge's first vertex, uint32, and the
 //	              polygon across it, int32 (−1 for a wall)
 //	  end−4    4  CRC-32C (Castagnoli) of every byte before it
+//
+// Sources 1 and 3 share that layout: they differ in the shapes of the
+// polygons and in how Read checks that they cover the walkable cells.
 //
 // A mesh of source 2 (polygons) has no grid, so no walkable cells and no
 // corner flags:
@@ -69,10 +73,15 @@ import (
 // exactly as FromPolygons does.
 //
 // Everything else a mesh holds is recomputed by Read: which polygon covers
-// each cell, the twin of each portal edge, the portal counts and the
-// connected components. The walkable cells are redundant with the polygons
-// too, but they bound the memory of that cell index by the bytes read, and
-// Read checks that the polygons cover exactly those cells. The fingerprint
+// each cell (source 1) or the point-location index (source 3), the twin of
+// each portal edge, the portal counts and the connected components. The
+// walkable cells are redundant with the polygons too, but they bound the
+// memory of the cell index by the bytes read, and Read checks that the
+// polygons cover exactly those cells: rectangles cell by cell; convex
+// polygons by their walls, which must run along cell sides between a
+// walkable cell inside and a blocked one (or the map's edge) outside, and
+// together cover every such side once, and by their areas, which must add
+// up to the number of walkable cells. The fingerprint
 // is redundant with the walkable cells, and checked against them; it lets
 // [ReadFor] refuse a mesh of another map before reading past the header.
 
@@ -82,6 +91,7 @@ const (
 	fileHeaderSize = 44
 	sourceGrid     = 1
 	sourcePolygons = 2
+	sourceConvex   = 3
 	vertexSize     = 16
 	polySizeSize   = 4
 	edgeRecordSize = 8
@@ -159,10 +169,13 @@ func bitmapFingerprint(w, h int, cells []byte) uint64 {
 // error and writes nothing. It costs one pass over the mesh, allocates a
 // 64 KiB buffer, and is safe for concurrent use, since it only reads m.
 func (m *Mesh) WriteTo(w io.Writer) (int64, error) {
-	if m.idx != nil {
+	source := uint32(sourceGrid)
+	switch {
+	case m.walk != nil:
+		source = sourceConvex
+	case m.idx != nil:
 		return m.writePolygons(w)
-	}
-	if m.cell == nil || len(m.cell) != m.w*m.h {
+	case m.cell == nil || len(m.cell) != m.w*m.h:
 		return 0, errors.New("navmesh: only meshes built from a grid or from polygons can be written")
 	}
 	e := binfile.NewWriter(w)
@@ -173,7 +186,7 @@ func (m *Mesh) WriteTo(w io.Writer) (int64, error) {
 
 	e.Bytes([]byte(fileMagic))
 	e.U32(fileVersion)
-	e.U32(sourceGrid)
+	e.U32(source)
 	e.U32(uint32(m.w))
 	e.U32(uint32(m.h))
 	e.U64(fp.Sum)
@@ -236,8 +249,9 @@ func (m *Mesh) writePolygons(w io.Writer) (int64, error) {
 // cellBits passes the bytes of the walkable-cells section to fn.
 func (m *Mesh) cellBits(fn func(byte)) {
 	var acc byte
-	for i, id := range m.cell {
-		if id >= 0 {
+	n := m.w * m.h
+	for i := range n {
+		if m.walkable(i) {
 			acc |= 1 << (i & 7)
 		}
 		if i&7 == 7 {
@@ -245,9 +259,18 @@ func (m *Mesh) cellBits(fn func(byte)) {
 			acc = 0
 		}
 	}
-	if len(m.cell)&7 != 0 {
+	if n&7 != 0 {
 		fn(acc)
 	}
+}
+
+// walkable reports whether cell i (row-major) of a mesh built from a grid
+// is covered by the mesh.
+func (m *Mesh) walkable(i int) bool {
+	if m.walk != nil {
+		return m.walk[i/64]&(1<<(i%64)) != 0
+	}
+	return m.cell[i] >= 0
 }
 
 // Read reads a mesh that [Mesh.WriteTo] wrote, for any map, and returns it
@@ -319,6 +342,7 @@ func ReadFor(r io.Reader, g *grid.Grid, opt Options) (*Mesh, error) {
 // sections.
 type meshFile struct {
 	w, h    int
+	convex  bool // source 3
 	fp      uint64
 	cells   []byte // walkable-cells bits
 	verts   []mgl64.Vec2
@@ -352,14 +376,14 @@ func readMesh(r io.Reader, g *grid.Grid) (*Mesh, error) {
 		return nil, &FormatError{12, "mesh was built from polygons, not from a grid: read it with Read, not ReadFor"}
 	case s == sourcePolygons:
 		return readPolyFile(d, hdr)
-	case s != sourceGrid:
-		return nil, &FormatError{12, fmt.Sprintf("unknown source %d, want %d (a grid) or %d (polygons)", s, sourceGrid, sourcePolygons)}
+	case s != sourceGrid && s != sourceConvex:
+		return nil, &FormatError{12, fmt.Sprintf("unknown source %d, want %d (rectangles from a grid), %d (polygons) or %d (convex polygons from a grid)", s, sourceGrid, sourcePolygons, sourceConvex)}
 	}
 	w32, h32 := le.Uint32(hdr[16:]), le.Uint32(hdr[20:])
 	if w32 == 0 || h32 == 0 || uint64(w32)*uint64(h32) > grid.MaxCells || (uint64(w32)+1)*(uint64(h32)+1) > math.MaxInt32 {
 		return nil, &FormatError{16, fmt.Sprintf("grid of %d×%d cells, want a positive size of at most %d cells", w32, h32, grid.MaxCells)}
 	}
-	f := meshFile{w: int(w32), h: int(h32), fp: le.Uint64(hdr[24:])}
+	f := meshFile{w: int(w32), h: int(h32), fp: le.Uint64(hdr[24:]), convex: le.Uint32(hdr[12:]) == sourceConvex}
 	if g != nil {
 		if fp := Fingerprint(g); fp != f.fp || g.Width() != f.w || g.Height() != f.h {
 			return nil, &FormatError{24, fmt.Sprintf("mesh was built for another map or agent radius: file fingerprint %016x (%d×%d), map fingerprint %016x (%d×%d)",
@@ -368,16 +392,27 @@ func readMesh(r io.Reader, g *grid.Grid) (*Mesh, error) {
 	}
 	nv, np, ne := le.Uint32(hdr[32:]), le.Uint32(hdr[36:]), le.Uint32(hdr[40:])
 	// Bounds from the grid alone: vertices are distinct grid corners,
-	// polygons cover at least a cell each, and a polygon has at most as
-	// many edges as unit segments round it, at most 4 per cell.
+	// rectangles cover at least a cell each, and a rectangle has at most
+	// as many edges as unit segments round it, at most 4 per cell. A
+	// convex polygon with corners on the grid covers at least half a
+	// cell; its triangles, made from the rectangles, are fewer than their
+	// edges, and it has at most three edges per triangle.
 	ncells := uint64(f.w) * uint64(f.h)
 	if maxV := (uint64(f.w) + 1) * (uint64(f.h) + 1); uint64(nv) > maxV {
 		return nil, &FormatError{32, fmt.Sprintf("%d vertices, more than the %d corners of a %d×%d grid", nv, maxV, f.w, f.h)}
 	}
-	if uint64(np) > ncells {
-		return nil, &FormatError{36, fmt.Sprintf("%d polygons, more than the %d cells of the grid", np, ncells)}
+	perCell := uint64(1)
+	if f.convex {
+		perCell = 2
 	}
-	if maxE := min(4*ncells, math.MaxInt32); uint64(ne) > maxE {
+	if uint64(np) > perCell*ncells {
+		what := "the"
+		if f.convex {
+			what = "twice the"
+		}
+		return nil, &FormatError{36, fmt.Sprintf("%d polygons, more than %s %d cells of the grid", np, what, ncells)}
+	}
+	if maxE := min(4*perCell*perCell*ncells, math.MaxInt32); uint64(ne) > maxE {
 		return nil, &FormatError{40, fmt.Sprintf("%d edges, more than the %d a %d×%d grid allows", ne, maxE, f.w, f.h)}
 	}
 	n, p, e := int(nv), int(np), int(ne)
@@ -648,7 +683,7 @@ func (f *meshFile) mesh(g *grid.Grid) (*Mesh, error) {
 	for _, b := range f.cells {
 		free += bits.OnesCount8(b)
 	}
-	if len(f.sizes) > free {
+	if f.convex && len(f.sizes) > 2*free || !f.convex && len(f.sizes) > free {
 		return nil, &FormatError{36, fmt.Sprintf("%d polygons for %d walkable cells", len(f.sizes), free)}
 	}
 	nv := len(f.verts)
@@ -675,9 +710,23 @@ func (f *meshFile) mesh(g *grid.Grid) (*Mesh, error) {
 	}
 
 	// Polygons: sizes adding up to the edges, indices in range, shapes.
-	m := &Mesh{verts: f.verts, ev: f.ev, enb: f.enb, w: w, h: h, cell: make([]PolyID, ncells)}
-	for i := range m.cell {
-		m.cell[i] = -1
+	m := &Mesh{verts: f.verts, ev: f.ev, enb: f.enb, w: w, h: h}
+	if f.convex {
+		m.walk = make([]uint64, (ncells+63)/64)
+		for i := range ncells {
+			if f.cells[i>>3]&(1<<(i&7)) != 0 {
+				m.walk[i/64] |= 1 << (i % 64)
+			}
+		}
+	} else {
+		m.cell = make([]PolyID, ncells)
+		for i := range m.cell {
+			m.cell[i] = -1
+		}
+	}
+	least := int32(4)
+	if f.convex {
+		least = 3
 	}
 	m.polys = make([]poly, len(f.sizes))
 	used := make([]bool, nv)
@@ -685,8 +734,8 @@ func (f *meshFile) mesh(g *grid.Grid) (*Mesh, error) {
 	ne := int64(len(f.ev))
 	for id, k := range f.sizes {
 		at := f.sizeOffset(id)
-		if k < 4 || int64(k) > ne-e0 {
-			return nil, &FormatError{at, fmt.Sprintf("polygon %d has %d vertices, want 4 to the %d edges left", id, uint32(k), ne-e0)}
+		if k < least || int64(k) > ne-e0 {
+			return nil, &FormatError{at, fmt.Sprintf("polygon %d has %d vertices, want %d to the %d edges left", id, uint32(k), least, ne-e0)}
 		}
 		m.polys[id] = poly{e0: int32(e0), ne: k}
 		for i := e0; i < e0+int64(k); i++ {
@@ -698,7 +747,11 @@ func (f *meshFile) mesh(g *grid.Grid) (*Mesh, error) {
 			}
 			used[f.ev[i]] = true
 		}
-		if msg := m.checkRect(m.polys[id]); msg != "" {
+		check := m.checkRect
+		if f.convex {
+			check = m.checkConvex
+		}
+		if msg := check(m.polys[id]); msg != "" {
 			return nil, &FormatError{at, fmt.Sprintf("polygon %d %s", id, msg)}
 		}
 		e0 += int64(k)
@@ -708,6 +761,10 @@ func (f *meshFile) mesh(g *grid.Grid) (*Mesh, error) {
 	}
 	if i := slices.Index(used, false); i >= 0 {
 		return nil, &FormatError{f.vertOffset(i), fmt.Sprintf("vertex %d is a corner of no polygon", i)}
+	}
+
+	if f.convex {
+		return f.convexMesh(m, free)
 	}
 
 	// The polygons cover exactly the walkable cells, once.
@@ -736,26 +793,117 @@ func (f *meshFile) mesh(g *grid.Grid) (*Mesh, error) {
 		}
 	}
 
-	// Corner flags, as FromGrid sets them.
-	m.reflex = make([]bool, nv)
-	for i, v := range m.verts {
-		x, y := int(v[0]), int(v[1])
-		blocked := 0
-		for _, c := range [4][2]int{{x - 1, y - 1}, {x, y - 1}, {x - 1, y}, {x, y}} {
-			if m.cellPoly(c[0], c[1]) < 0 {
-				blocked++
-			}
-		}
-		m.reflex[i] = blocked == 1
-		if got := f.corners[i>>3]&(1<<(i&7)) != 0; got != m.reflex[i] {
-			return nil, &FormatError{f.cornerAt + int64(i>>3), fmt.Sprintf("vertex %d at (%d,%d) is flagged %v as a convex corner of the walls, want %v", i, x, y, got, m.reflex[i])}
-		}
+	if err := f.checkCorners(m); err != nil {
+		return nil, err
 	}
-
 	if err := f.link(m); err != nil {
 		return nil, err
 	}
 	m.label()
+	return m, nil
+}
+
+// checkCorners sets the corner flags of m as FromGrid does, and checks that the
+// file's agree.
+func (f *meshFile) checkCorners(m *Mesh) error {
+	m.reflex = make([]bool, len(m.verts))
+	for i, v := range m.verts {
+		m.reflex[i] = m.gridCorner(v)
+		if got := f.corners[i>>3]&(1<<(i&7)) != 0; got != m.reflex[i] {
+			return &FormatError{f.cornerAt + int64(i>>3), fmt.Sprintf("vertex %d at (%g,%g) is flagged %v as a convex corner of the walls, want %v", i, v[0], v[1], got, m.reflex[i])}
+		}
+	}
+	return nil
+}
+
+// convexMesh checks that the convex polygons of m, a mesh of source 3 whose
+// vertices and polygon shapes have been checked, cover exactly the free
+// walkable cells (see the format), and finishes it.
+func (f *meshFile) convexMesh(m *Mesh, free int) (*Mesh, error) {
+	var twice float64 // exact: integer corners below 2²⁰
+	for _, p := range m.polys {
+		for i := range p.ne {
+			a, b := m.edge(p, i)
+			twice += a[0]*b[1] - b[0]*a[1]
+		}
+	}
+	// In the package's order polygons run clockwise in the y-up sense.
+	if twice != -2*float64(free) {
+		return nil, &FormatError{36, fmt.Sprintf("the polygons' areas add up to %g, but %d cells are walkable", -twice/2, free)}
+	}
+	// Walls: unit cell sides, marked as covered, two bits per corner
+	// (the side to its right and the side below it).
+	w, h := m.w, m.h
+	sides := make([]uint64, (2*(w+1)*(h+1)+63)/64)
+	walls := 0
+	for id, p := range m.polys {
+		for i := range p.ne {
+			if m.enb[p.e0+i] >= 0 {
+				continue
+			}
+			a, b := m.edge(p, i)
+			at := f.edgeOffset(int(p.e0+i)) + 4
+			d := b.Sub(a)
+			if d[0] != 0 && d[1] != 0 {
+				return nil, &FormatError{at, fmt.Sprintf("edge %d of polygon %d, a wall from (%g,%g) to (%g,%g), does not run along cell sides", i, id, a[0], a[1], b[0], b[1])}
+			}
+			step := mgl64.Vec2{math.Copysign(math.Min(math.Abs(d[0]), 1), d[0]), math.Copysign(math.Min(math.Abs(d[1]), 1), d[1])}
+			for q := a; q != b; q = q.Add(step) {
+				x, y := int(q[0]), int(q[1])
+				// The polygon is on the left of the edge (y down):
+				// east of a side running south, west of one running
+				// north, north of one running east, south of one
+				// running west.
+				var in, out [2]int
+				bit := 2 * (y*(w+1) + x)
+				switch {
+				case step[1] > 0:
+					in, out = [2]int{x, y}, [2]int{x - 1, y}
+					bit++
+				case step[1] < 0:
+					in, out = [2]int{x - 1, y - 1}, [2]int{x, y - 1}
+					bit = 2*((y-1)*(w+1)+x) + 1
+				case step[0] > 0:
+					in, out = [2]int{x, y - 1}, [2]int{x, y}
+				default:
+					in, out = [2]int{x - 1, y}, [2]int{x - 1, y - 1}
+					bit = 2 * (y*(w+1) + x - 1)
+				}
+				if !m.walkableAt(in[0], in[1]) || m.walkableAt(out[0], out[1]) {
+					return nil, &FormatError{at, fmt.Sprintf("edge %d of polygon %d is a wall, but the cell sides from (%d,%d) along it do not part a walkable cell inside from a blocked one outside", i, id, x, y)}
+				}
+				if sides[bit/64]&(1<<(bit%64)) != 0 {
+					return nil, &FormatError{at, fmt.Sprintf("edge %d of polygon %d is a wall along the cell side from (%d,%d), which another wall covers too", i, id, x, y)}
+				}
+				sides[bit/64] |= 1 << (bit % 64)
+				walls++
+			}
+		}
+	}
+	boundary := 0
+	for y := range h {
+		for x := range w {
+			if !m.walkableAt(x, y) {
+				continue
+			}
+			for _, d := range steps {
+				if !m.walkableAt(x+d[0], y+d[1]) {
+					boundary++
+				}
+			}
+		}
+	}
+	if walls != boundary {
+		return nil, &FormatError{40, fmt.Sprintf("the walls cover %d cell sides, but the walkable cells have %d sides on the boundary", walls, boundary)}
+	}
+	if err := f.checkCorners(m); err != nil {
+		return nil, err
+	}
+	if err := f.link(m); err != nil {
+		return nil, err
+	}
+	m.label()
+	m.idx = newPolyIndex(m)
 	return m, nil
 }
 

@@ -221,7 +221,7 @@ func smallMap(tb testing.TB) (*grid.Grid, []byte) {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return g, encodeMesh(tb, mustMesh(tb, g), g)
+	return g, encodeMesh(tb, rectMesh(tb, g), g)
 }
 
 // TestFileLayout reads the small map's file field by field, as the format
@@ -474,6 +474,95 @@ func TestFileCorrupt(t *testing.T) {
 				t.Errorf("error %q does not start with navmesh: ", err)
 			}
 		})
+	}
+}
+
+// convexMap returns a 3×3 map, whose convex mesh is two hexagons either
+// side of the diagonal from (2,1) to (1,2), and the mesh's file:
+//
+//	  0 1 2
+//	0 . . #
+//	1 . . .
+//	2 # . .
+func convexMap(tb testing.TB) (*grid.Grid, []byte) {
+	tb.Helper()
+	g, err := grid.FromRows([]string{"..#", "...", "#.."}, grid.Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return g, encodeMesh(tb, mustMesh(tb, g), g)
+}
+
+// TestFileCorruptConvex edits the file of a mesh of convex polygons (source
+// 3) in ways only its checks catch, and checks that Read refuses it.
+func TestFileCorruptConvex(t *testing.T) {
+	_, valid := convexMap(t)
+	base := parseFile(t, valid)
+	if base.source != 3 || len(base.sizes) != 2 || base.sizes[0] != 6 || base.sizes[1] != 6 {
+		t.Fatalf("source %d, polygon sizes %v: want source 3 and two hexagons", base.source, base.sizes)
+	}
+	vertAt := int64(44 + len(base.cells))
+	sizeAt := vertAt + 16*int64(len(base.verts)) + int64(len(base.corners))
+	edgeAt := sizeAt + 4*int64(len(base.sizes))
+	// portal returns the edges of polygons 0 and 1 along the diagonal.
+	portal := func(t *testing.T, f *meshFile) (int, int) {
+		return f.edgeFrom(t, 0, f.vertexAt(t, 1, 2)), f.edgeFrom(t, 1, f.vertexAt(t, 2, 1))
+	}
+	tests := []struct {
+		name   string
+		edit   func(t *testing.T, f *meshFile)
+		offset func(t *testing.T, f *meshFile) int64 // nil: any
+		msg    string
+	}{
+		{"diagonal wall", func(t *testing.T, f *meshFile) {
+			a, b := portal(t, f)
+			f.edges[a][1], f.edges[b][1] = -1, -1
+		}, func(t *testing.T, f *meshFile) int64 { a, _ := portal(t, f); return edgeAt + 8*int64(a) + 4 },
+			"a wall from (1,2) to (2,1), does not run along cell sides"},
+		{"wall made a portal", func(t *testing.T, f *meshFile) { f.edges[0][1] = 1 }, nil,
+			"the walls cover 11 cell sides, but the walkable cells have 12 sides on the boundary"},
+		{"blocked cell made walkable", func(t *testing.T, f *meshFile) { f.cells[0] |= 1 << 2; f.refingerprint() }, nil,
+			"the polygons' areas add up to 7, but 8 cells are walkable"},
+		{"walkable cell made blocked", func(t *testing.T, f *meshFile) { f.cells[0] &^= 1 << 4; f.refingerprint() }, nil,
+			"the polygons' areas add up to 7, but 6 cells are walkable"},
+		{"corner flag", func(t *testing.T, f *meshFile) {
+			v := f.vertexAt(t, 2, 1)
+			f.corners[v/8] ^= 1 << (v % 8)
+		}, nil, "at (2,1) is flagged false as a convex corner of the walls, want true"},
+		{"reversed polygon", func(t *testing.T, f *meshFile) { slices.Reverse(f.edges[6:12]) },
+			func(t *testing.T, f *meshFile) int64 { return sizeAt + 4 }, "polygon 1 turns"},
+		{"rectangles claimed", func(t *testing.T, f *meshFile) { f.source = 1 },
+			func(t *testing.T, f *meshFile) int64 { return sizeAt }, "is not axis-aligned"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := parseFile(t, valid)
+			tt.edit(t, f)
+			_, err := navmesh.Read(bytes.NewReader(f.bytes()))
+			fe, ok := errors.AsType[*navmesh.FormatError](err)
+			if !ok {
+				t.Fatalf("Read: %v, want a *FormatError", err)
+			}
+			if !strings.Contains(fe.Msg, tt.msg) || (tt.offset != nil && fe.Offset != tt.offset(t, f)) {
+				t.Fatalf("Read: %v\nwant %q", err, tt.msg)
+			}
+		})
+	}
+	// A mesh of rectangles is a mesh of convex polygons too.
+	g, rects := smallMap(t)
+	f := parseFile(t, rects)
+	f.source = 3
+	m, err := navmesh.Read(bytes.NewReader(f.bytes()))
+	if err != nil {
+		t.Fatalf("rectangles read as convex polygons: %v", err)
+	}
+	q := navmesh.NewQuery(m)
+	path, _, err := q.AppendPath(nil, mgl64.Vec2{0.5, 0.5}, mgl64.Vec2{2.5, 0.5})
+	if want := []mgl64.Vec2{{0.5, 0.5}, {1, 1}, {2, 1}, {2.5, 0.5}}; err != nil || !slices.Equal(path, want) {
+		t.Fatalf("path %v, %v; want %v", path, err, want)
+	}
+	if _, err := navmesh.ReadFor(bytes.NewReader(f.bytes()), g, navmesh.Options{}); err != nil {
+		t.Fatalf("ReadFor: %v", err)
 	}
 }
 

@@ -82,8 +82,9 @@ func walkCorridor(m *navmesh.Mesh, a navmesh.PolyID, n int, r *rand.Rand) ([]nav
 	return polys, portals
 }
 
-// pointIn draws a point of the 1/4 lattice in polygon id, a rectangle of a
-// grid mesh, often on its sides or corners.
+// pointIn draws a point of the 1/4 lattice in polygon id of a grid mesh,
+// often on its sides or corners: from the polygon's bounding box until one
+// is in the polygon (its corners are).
 func pointIn(m *navmesh.Mesh, id navmesh.PolyID, r *rand.Rand) mgl64.Vec2 {
 	vs := m.AppendPolygon(nil, id)
 	lo, hi := vs[0], vs[0]
@@ -91,14 +92,26 @@ func pointIn(m *navmesh.Mesh, id navmesh.PolyID, r *rand.Rand) mgl64.Vec2 {
 		lo = mgl64.Vec2{math.Min(lo[0], v[0]), math.Min(lo[1], v[1])}
 		hi = mgl64.Vec2{math.Max(hi[0], v[0]), math.Max(hi[1], v[1])}
 	}
-	if r.IntN(3) == 0 { // a cell centre
-		x := math.Floor(lo[0]) + float64(r.IntN(int(hi[0]-lo[0]))) + 0.5
-		y := math.Floor(lo[1]) + float64(r.IntN(int(hi[1]-lo[1]))) + 0.5
-		return mgl64.Vec2{x, y}
+	inside := func(p mgl64.Vec2) bool {
+		for i, a := range vs {
+			b := vs[(i+1)%len(vs)]
+			if (b[0]-a[0])*(p[1]-a[1])-(b[1]-a[1])*(p[0]-a[0]) > 0 {
+				return false
+			}
+		}
+		return true
 	}
-	return mgl64.Vec2{
-		lo[0] + float64(r.IntN(int(4*(hi[0]-lo[0]))+1))/4,
-		lo[1] + float64(r.IntN(int(4*(hi[1]-lo[1]))+1))/4,
+	for {
+		p := mgl64.Vec2{
+			lo[0] + float64(r.IntN(int(4*(hi[0]-lo[0]))+1))/4,
+			lo[1] + float64(r.IntN(int(4*(hi[1]-lo[1]))+1))/4,
+		}
+		if r.IntN(3) == 0 { // a cell centre
+			p = mgl64.Vec2{math.Floor(p[0]) + 0.5, math.Floor(p[1]) + 0.5}
+		}
+		if inside(p) {
+			return p
+		}
 	}
 }
 

@@ -40,7 +40,7 @@ func roundTripJSON(t *testing.T, fc *geojson.FeatureCollection) (*geojson.Featur
 
 func TestGeoJSON(t *testing.T) {
 	g, _ := smallMap(t)
-	m := mustMesh(t, g)
+	m := rectMesh(t, g)
 	fc, data := roundTripJSON(t, m.GeoJSON())
 	if len(fc.Features) != m.NumPolys() || m.NumPolys() != 3 {
 		t.Fatalf("%d features for %d polygons, want 3\n%s", len(fc.Features), m.NumPolys(), data)
@@ -95,7 +95,7 @@ func TestGeoJSON(t *testing.T) {
 
 func TestAppendPathGeoJSON(t *testing.T) {
 	g, _ := smallMap(t)
-	m := mustMesh(t, g)
+	m := rectMesh(t, g)
 	path, _, err := navmesh.NewQuery(m).AppendPath(nil, mgl64.Vec2{0.5, 0.5}, mgl64.Vec2{2.5, 0.5})
 	if err != nil {
 		t.Fatal(err)
@@ -170,7 +170,7 @@ func ExampleMesh_GeoJSON() {
 	//	  0 A # C      three rectangles: A, C and B below them
 	//	  1 B B B
 	g, _ := grid.FromRows([]string{".#.", "..."}, grid.Options{})
-	m, _ := navmesh.FromGrid(g, navmesh.Options{})
+	m, _ := navmesh.FromGrid(g, navmesh.Options{Rectangles: true})
 	q := navmesh.NewQuery(m)
 	path, _, _ := q.AppendPath(nil, mgl64.Vec2{0.5, 0.5}, mgl64.Vec2{2.5, 0.5})
 	fc := navmesh.AppendPathGeoJSON(m.GeoJSON(), path)

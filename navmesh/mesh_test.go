@@ -40,13 +40,18 @@ func latticePoint(r interface{ IntN(int) int }, x0, y0, x1, y1 int) mgl64.Vec2 {
 	return mgl64.Vec2{float64(x0) + float64(r.IntN(8*(x1-x0)))/8, float64(y0) + float64(r.IntN(8*(y1-y0)))/8}
 }
 
-// TestFromGridStructure checks the mesh of random grids: polygons are convex,
-// counter-clockwise on screen, cover exactly the free cells without overlap,
-// and neighbours share a segment of positive length on both sides.
+// TestFromGridStructure checks the meshes of random grids, of convex
+// polygons and of rectangles: polygons are convex, counter-clockwise on
+// screen, cover exactly the free cells without overlap, and neighbours
+// share a segment of positive length on both sides. A point near each cell
+// centre, off every line through two grid corners, stands for the cell.
 func TestFromGridStructure(t *testing.T) {
-	for seed := int64(1); seed <= 20; seed++ {
+	for seed := int64(1); seed <= 40; seed++ {
 		g := testmap.Random(seed, 30, 20, 0.1*float64(seed%4), grid.Options{})
-		m := mustMesh(t, g)
+		m, err := navmesh.FromGrid(g, navmesh.Options{Rectangles: seed > 20})
+		if err != nil {
+			t.Fatal(err)
+		}
 		covered := make([]int, g.Width()*g.Height())
 		var area float64
 		portals := 0
@@ -66,7 +71,7 @@ func TestFromGridStructure(t *testing.T) {
 			area -= twice / 2
 			for y := 0; y < g.Height(); y++ {
 				for x := 0; x < g.Width(); x++ {
-					if inPoly(vs, mgl64.Vec2{float64(x) + 0.5, float64(y) + 0.5}) {
+					if inPoly(vs, mgl64.Vec2{float64(x) + 0.51234567, float64(y) + 0.50765432}) {
 						covered[y*g.Width()+x]++
 					}
 				}

@@ -111,7 +111,7 @@ func FromPolygons(mp orb.MultiPolygon, opt Options) (*Mesh, error) {
 			return nil, &PolygonError{Polygon: i, Ring: -1, Problem: err.Error()}
 		}
 	}
-	f := mergeConvex(in.verts, tris)
+	f := mergeConvex(in.verts, tris, nil)
 	return in.mesh(f), nil
 }
 
@@ -555,7 +555,18 @@ func (in *polyIn) checkNesting() error {
 
 // mesh assembles the mesh of the convex faces f.
 func (in *polyIn) mesh(f faces) *Mesh {
-	m := &Mesh{verts: in.verts}
+	rings := make([][]int32, len(in.rings))
+	for i, r := range in.rings {
+		rings[i] = in.walk(r)
+	}
+	return faceMesh(in.verts, f, rings)
+}
+
+// faceMesh assembles the mesh of the convex faces f on the vertices verts,
+// whose walls are rings: vertex ids with the walkable area on the left
+// (y up).
+func faceMesh(verts []mgl64.Vec2, f faces, rings [][]int32) *Mesh {
+	m := &Mesh{verts: verts}
 	nf := len(f.start) - 1
 	m.polys = make([]poly, nf)
 	m.ev = make([]int32, 0, len(f.verts))
@@ -573,8 +584,7 @@ func (in *polyIn) mesh(f faces) *Mesh {
 		m.polys[id] = poly{e0: e0, ne: int32(k)}
 	}
 	m.reflex = make([]bool, len(m.verts))
-	for _, r := range in.rings {
-		ws := in.walk(r)
+	for _, ws := range rings {
 		for j, v := range ws {
 			a, b := ws[(j+len(ws)-1)%len(ws)], ws[(j+1)%len(ws)]
 			m.reflex[v] = orient(m.verts[a], m.verts[v], m.verts[b]) < 0

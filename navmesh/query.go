@@ -94,10 +94,11 @@ func (q *Query) AppendPath(dst []mgl64.Vec2, from, to mgl64.Vec2) ([]mgl64.Vec2,
 // not the shortest; else the search node of lowest heuristic (ties go to
 // the one whose point is nearer the goal), whose path ends at its root or,
 // for a node looking through an interval of a portal, at the point of the
-// interval nearest the goal when that is nearer still (and is the foot of
-// the perpendicular from the goal or an end of the portal; an end cut by a
-// ray past a wall corner is a rounded point, and the path stops at the
-// root instead). The heuristic bounds the length still to go, so on all
+// interval nearest the goal when that is nearer still and exact: an end of
+// the portal, or the foot of the perpendicular from the goal on a portal
+// parallel to an axis. (An end cut by a ray past a wall corner, or a foot
+// on a slanting portal, is a rounded point, and the path stops at the root
+// instead.) The heuristic bounds the length still to go, so on all
 // but a zero or tiny budget the partial path ends nearer the goal than
 // from; with no node better than the start it is the single point from.
 // Result.Length is the partial path's length and Result.End its last

@@ -27,6 +27,16 @@ func mustMesh(tb testing.TB, g *grid.Grid) *navmesh.Mesh {
 	return m
 }
 
+// rectMesh is mustMesh for the mesh of rectangles.
+func rectMesh(tb testing.TB, g *grid.Grid) *navmesh.Mesh {
+	tb.Helper()
+	m, err := navmesh.FromGrid(g, navmesh.Options{Rectangles: true})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return m
+}
+
 func fromDrawing(tb testing.TB, drawing string) (*grid.Grid, image.Point, image.Point) {
 	tb.Helper()
 	var rows []string

@@ -125,6 +125,7 @@ func (s *search) AppendEdges(dst []core.Edge, id int32) []core.Edge {
 			return s.pivot(dst, &n)
 		}
 		dst = s.expandCone(dst, &n)
+		zzSteps++
 		// A cone with a single successor, a cone of the same root, is only
 		// a step through a polygon: expand that successor at once, without
 		// a round through the open list (Polyanya's intermediate pruning).
@@ -364,9 +365,9 @@ func (s *search) partial() (int32, mgl64.Vec2) {
 // reach returns the point a partial path through n ends at: its root, or
 // for a cone the point of its interval nearest the goal when that is nearer
 // the goal than the root and is exact: the foot of the perpendicular from
-// the goal (exact on an axis-parallel portal, as a grid mesh's are) or an
-// end of the portal. An interval end cut by the ray from the root past a
-// wall corner is a rounded point, on a leg that would graze the corner.
+// the goal on a portal parallel to an axis, or an end of the portal. An
+// interval end cut by the ray from the root past a wall corner is a rounded
+// point, on a leg that would graze the corner.
 func (s *search) reach(n *snode) mgl64.Vec2 {
 	r := s.start
 	if n.root >= 0 {
@@ -375,7 +376,10 @@ func (s *search) reach(n *snode) mgl64.Vec2 {
 	if n.kind != kindCone {
 		return r
 	}
-	c, atEnd := nearestOn(n.left, n.right, s.goal)
+	c, atEnd, exact := nearestOn(n.left, n.right, s.goal)
+	if !exact {
+		return r
+	}
 	if atEnd {
 		a, b := s.m.edgeIDs(s.m.polys[n.poly], n.edge)
 		if c != s.m.verts[a] && c != s.m.verts[b] {
@@ -388,23 +392,24 @@ func (s *search) reach(n *snode) mgl64.Vec2 {
 	return r
 }
 
-// nearestOn returns the point of the segment [a, b] nearest p, and whether
-// it is one of the ends. On a segment parallel to an axis the point is
-// exact: one coordinate of a, the other of p.
-func nearestOn(a, b, p mgl64.Vec2) (mgl64.Vec2, bool) {
+// nearestOn returns the point of the segment [a, b] nearest p, whether it
+// is one of the ends, and whether it is exact: an end, or the foot of the
+// perpendicular on a segment parallel to an axis (one coordinate of a, the
+// other of p). Elsewhere the foot is rounded.
+func nearestOn(a, b, p mgl64.Vec2) (c mgl64.Vec2, atEnd, exact bool) {
 	d := b.Sub(a)
 	t := p.Sub(a).Dot(d) / d.Dot(d) // NaN when a == b
 	switch {
 	case !(t > 0):
-		return a, true
+		return a, true, true
 	case t >= 1:
-		return b, true
+		return b, true, true
 	case d[0] == 0:
-		return mgl64.Vec2{a[0], p[1]}, false
+		return mgl64.Vec2{a[0], p[1]}, false, true
 	case d[1] == 0:
-		return mgl64.Vec2{p[0], a[1]}, false
+		return mgl64.Vec2{p[0], a[1]}, false, true
 	}
-	return a.Add(d.Mul(t)), false
+	return a.Add(d.Mul(t)), false, false
 }
 
 // edgeIDs returns the vertices of edge i of p, in p's order.
@@ -460,3 +465,5 @@ func coneH(r, left, right, goal mgl64.Vec2) float64 {
 	}
 	return math.Min(dist(left, r)+dist(goal, left), dist(right, r)+dist(goal, right))
 }
+
+var zzSteps int
