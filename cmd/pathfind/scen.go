@@ -42,6 +42,7 @@ type summary struct {
 	Scen         string  `json:"scen"`
 	Algo         string  `json:"algo"`
 	Every        int     `json:"every"`
+	MinBucket    int     `json:"min_bucket,omitempty"`
 	Scenarios    int     `json:"scenarios"`
 	Matched      int     `json:"matched"`
 	Mismatched   int     `json:"mismatched"`
@@ -75,6 +76,8 @@ func setupScen(fs *flag.FlagSet) func(io.Writer) error {
 	mapPath := fs.String("map", "", "Moving AI .map `file` (required)")
 	scenPath := fs.String("scen", "", "Moving AI .scen `file` for the map (required)")
 	every := fs.Int("every", 1, "run scenarios 0, K, 2K, … only, for `K` ≥ 1")
+	minBucket := fs.Int("min-bucket", 0, "run only the scenarios of bucket `B` or above (the longer ones; a bucket holds\n"+
+		"optima from 4B to 4B+4), before -every picks among them")
 	pathsOut := fs.String("paths", "", "write each path run, one line per scenario, to `file`: cells as x,y tokens, or none;\n"+
 		"-algo navmesh writes waypoints as x,y with six decimals, from the start cell's centre to the goal cell's")
 	asJSON := fs.Bool("json", false, "print the summary as one JSON object")
@@ -87,6 +90,8 @@ func setupScen(fs *flag.FlagSet) func(io.Writer) error {
 			return usagef("-scen is required")
 		case *every < 1:
 			return usagef("-every %d, want 1 or more", *every)
+		case *minBucket < 0:
+			return usagef("-min-bucket %d, want 0 or more", *minBucket)
 		}
 		if err := rf.check(); err != nil {
 			return err
@@ -106,12 +111,18 @@ func setupScen(fs *flag.FlagSet) func(io.Writer) error {
 					*scenPath, i, pointString(s.Start), pointString(s.Goal), *mapPath, err)
 			}
 		}
+		var run []int // the scenarios to run, by index in the file
+		for i, s := range scens {
+			if s.Bucket >= *minBucket {
+				run = append(run, i)
+			}
+		}
 		ans, err := rf.build(g)
 		if err != nil {
 			return err
 		}
 
-		sum := summary{Map: *mapPath, Scen: *scenPath, Algo: rf.algo, Every: *every}
+		sum := summary{Map: *mapPath, Scen: *scenPath, Algo: rf.algo, Every: *every, MinBucket: *minBucket}
 		var (
 			times    []time.Duration
 			expanded int
@@ -124,11 +135,12 @@ func setupScen(fs *flag.FlagSet) func(io.Writer) error {
 		)
 		a, _ := lookupAlgo(rf.algo)
 		var bar *progress
-		if n := (len(scens) + *every - 1) / *every; n > scenProgressMin {
+		if n := (len(run) + *every - 1) / *every; n > scenProgressMin {
 			bar = startProgress(n, "scenarios")
 		}
 		defer bar.finish()
-		for i := 0; i < len(scens); i += *every {
+		for k := 0; k < len(run); k += *every {
+			i := run[k]
 			s := scens[i]
 			q0 := time.Now()
 			st, err := ans.answer(s.Start, s.Goal)
@@ -249,7 +261,11 @@ func printSummary(w io.Writer, s *summary, inFile int) error {
 	fmt.Fprintf(bw, "map            %s\n", s.Map)
 	fmt.Fprintf(bw, "scen           %s\n", s.Scen)
 	fmt.Fprintf(bw, "algo           %s\n", s.Algo)
-	fmt.Fprintf(bw, "scenarios      %d (every %d of %d)\n", s.Scenarios, s.Every, inFile)
+	if s.MinBucket > 0 {
+		fmt.Fprintf(bw, "scenarios      %d (every %d of those of bucket %d or above, of %d)\n", s.Scenarios, s.Every, s.MinBucket, inFile)
+	} else {
+		fmt.Fprintf(bw, "scenarios      %d (every %d of %d)\n", s.Scenarios, s.Every, inFile)
+	}
 	fmt.Fprintf(bw, "matched        %d\n", s.Matched)
 	fmt.Fprintf(bw, "mismatched     %d\n", s.Mismatched)
 	fmt.Fprintf(bw, "no path        %d\n", s.NoPath)

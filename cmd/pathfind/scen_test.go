@@ -91,6 +91,35 @@ func TestScenJSON(t *testing.T) {
 	}
 }
 
+// TestScenMinBucket runs the scenarios of buckets 2 and above (three of
+// wall10's six, numbers 1 to 3), all or every second one.
+func TestScenMinBucket(t *testing.T) {
+	_, m, s := scenFiles(t)
+	for _, tc := range []struct {
+		every, want string
+		n           int
+	}{{"1", "3 (every 1 of those of bucket 2 or above, of 6)", 3}, {"2", "2 (every 2 of those of bucket 2 or above, of 6)", 2}} {
+		out, errOut, code := pathfind(t, "scen", "-map", m, "-scen", s, "-min-bucket", "2", "-every", tc.every)
+		if code != 0 || errOut != "" {
+			t.Fatalf("status %d, stderr %q", code, errOut)
+		}
+		if got := field(t, out, "scenarios"); got != tc.want {
+			t.Errorf("-every %s: scenarios %q, want %q", tc.every, got, tc.want)
+		}
+		out, _, _ = pathfind(t, "scen", "-map", m, "-scen", s, "-min-bucket", "2", "-every", tc.every, "-json")
+		var sum summary
+		if err := json.Unmarshal([]byte(out), &sum); err != nil {
+			t.Fatal(err)
+		}
+		if sum.Scenarios != tc.n || sum.Matched != tc.n || sum.MinBucket != 2 {
+			t.Errorf("-every %s: JSON scenarios %d, matched %d, min bucket %d; want %d, %d, 2", tc.every, sum.Scenarios, sum.Matched, sum.MinBucket, tc.n, tc.n)
+		}
+	}
+	if _, errOut, code := pathfind(t, "scen", "-map", m, "-scen", s, "-min-bucket", "-1"); code != 2 || !strings.Contains(errOut, "-min-bucket -1") {
+		t.Errorf("-min-bucket -1: status %d, stderr %q", code, errOut)
+	}
+}
+
 func TestScenPaths(t *testing.T) {
 	dir, m, s := scenFiles(t)
 	out := filepath.Join(dir, "out", "paths.txt")
