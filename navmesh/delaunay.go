@@ -1,6 +1,11 @@
 package navmesh
 
-import "github.com/go-gl/mathgl/mgl64"
+import (
+	"math"
+	"math/big"
+
+	"github.com/go-gl/mathgl/mgl64"
+)
 
 // delaunayInt flips the edges the triangles tris share until every one is
 // locally Delaunay: no triangle's circumcircle strictly holds the far
@@ -18,12 +23,6 @@ import "github.com/go-gl/mathgl/mgl64"
 // input and O(t²) at worst, for t triangles. adj pairs the triangles'
 // edges, as [triangleNeighbors] does, and is kept up to date.
 func delaunayInt(pos []mgl64.Vec2, tris [][3]int32, adj []int32) {
-	stack := make([]int32, 0, 3*len(tris))
-	for h := range int32(3 * len(tris)) {
-		if adj[h] >= 0 {
-			stack = append(stack, h)
-		}
-	}
 	type ipt struct{ x, y int64 }
 	at := func(v int32) ipt { return ipt{int64(pos[v][0]), int64(pos[v][1])} }
 	orient := func(a, b, c ipt) int64 { return (b.x-a.x)*(c.y-a.y) - (b.y-a.y)*(c.x-a.x) }
@@ -35,7 +34,37 @@ func delaunayInt(pos []mgl64.Vec2, tris [][3]int32, adj []int32) {
 		cx, cy := c.x-d.x, c.y-d.y
 		return (ax*ax+ay*ay)*(bx*cy-cx*by) - (bx*bx+by*by)*(ax*cy-cx*ay) + (cx*cx+cy*cy)*(ax*by-bx*ay)
 	}
-	for len(stack) > 0 {
+	flipDelaunay(tris, adj, func(a, b, c, d int32) bool {
+		pa, pb, pc, pd := at(a), at(b), at(c), at(d)
+		return inCircle(pa, pb, pc, pd) > 0 && orient(pa, pd, pc) > 0 && orient(pd, pb, pc) > 0
+	})
+}
+
+// delaunay is [delaunayInt] for any finite coordinates: the orientation
+// and in-circle tests are exact (see orient and inCircle).
+func delaunay(pos []mgl64.Vec2, tris [][3]int32, adj []int32) {
+	flipDelaunay(tris, adj, func(a, b, c, d int32) bool {
+		pa, pb, pc, pd := pos[a], pos[b], pos[c], pos[d]
+		return inCircle(pa, pb, pc, pd) > 0 && orient(pa, pd, pc) > 0 && orient(pd, pb, pc) > 0
+	})
+}
+
+// flipDelaunay runs Lawson's flips on the counter-clockwise triangles tris,
+// whose edges adj pairs: flip(a, b, c, d) reports whether the edge from a
+// to b, with c the far corner of its triangle (a, b, c) and d that of the
+// triangle (b, a, d) across it, is to be replaced by the edge from c to d.
+func flipDelaunay(tris [][3]int32, adj []int32, flip func(a, b, c, d int32) bool) {
+	stack := make([]int32, 0, 3*len(tris))
+	for h := range int32(3 * len(tris)) {
+		if adj[h] >= 0 {
+			stack = append(stack, h)
+		}
+	}
+	// Exact predicates cannot cycle; the cap guards against rounding
+	// in the in-circle filter on input near the ends of float64's range,
+	// where a product may underflow. Flips only improve the shapes, so
+	// stopping early still leaves a valid triangulation.
+	for flips := 0; len(stack) > 0 && flips < max(1<<22, 64*len(tris)); {
 		h := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		g := adj[h]
@@ -46,14 +75,14 @@ func delaunayInt(pos []mgl64.Vec2, tris [][3]int32, adj []int32) {
 		u, j := g/3, g%3
 		a, b, c := tris[t][k], tris[t][(k+1)%3], tris[t][(k+2)%3]
 		d := tris[u][(j+2)%3]
-		pa, pb, pc, pd := at(a), at(b), at(c), at(d)
-		if inCircle(pa, pb, pc, pd) <= 0 || orient(pa, pd, pc) <= 0 || orient(pd, pb, pc) <= 0 {
+		if !flip(a, b, c, d) {
 			continue
 		}
 		// t = (a, b, c) and u = (b, a, d) become t = (a, d, c) and
 		// u = (d, b, c), with the diagonal c–d between them.
 		nbc, nca := adj[3*t+(k+1)%3], adj[3*t+(k+2)%3]
 		nad, ndb := adj[3*u+(j+1)%3], adj[3*u+(j+2)%3]
+		flips++
 		tris[t] = [3]int32{a, d, c}
 		tris[u] = [3]int32{d, b, c}
 		link := func(h, g int32) {
@@ -69,4 +98,47 @@ func delaunayInt(pos []mgl64.Vec2, tris [][3]int32, adj []int32) {
 		link(3*u+1, nbc)
 		stack = append(stack, 3*t, 3*t+2, 3*u, 3*u+1)
 	}
+}
+
+// inCircle returns +1 when d lies strictly inside the circle through the
+// counter-clockwise triangle a, b, c (y up), −1 when outside and 0 on it,
+// exactly. A float64 evaluation with an error bound settles almost every
+// case; the rest are worked out in rational arithmetic.
+func inCircle(a, b, c, d mgl64.Vec2) int {
+	ax, ay := a[0]-d[0], a[1]-d[1]
+	bx, by := b[0]-d[0], b[1]-d[1]
+	cx, cy := c[0]-d[0], c[1]-d[1]
+	la, lb, lc := ax*ax+ay*ay, bx*bx+by*by, cx*cx+cy*cy
+	ab, ba := ax*by, bx*ay
+	bc, cb := bx*cy, cx*by
+	ca, ac := cx*ay, ax*cy
+	det := la*(bc-cb) + lb*(ca-ac) + lc*(ab-ba)
+	perm := la*(math.Abs(bc)+math.Abs(cb)) + lb*(math.Abs(ca)+math.Abs(ac)) + lc*(math.Abs(ab)+math.Abs(ba))
+	// Shewchuk's bound for this evaluation is about 1.1e-15 times the
+	// permanent; the margin covers the rounded differences.
+	switch bound := 1e-14 * perm; {
+	case det > bound:
+		return 1
+	case det < -bound:
+		return -1
+	}
+	return inCircleExact(a, b, c, d)
+}
+
+// inCircleExact is inCircle in rational arithmetic.
+func inCircleExact(a, b, c, d mgl64.Vec2) int {
+	r := func(x float64) *big.Rat { return new(big.Rat).SetFloat64(x) }
+	sub := func(x, y float64) *big.Rat { return new(big.Rat).Sub(r(x), r(y)) }
+	mul := func(x, y *big.Rat) *big.Rat { return new(big.Rat).Mul(x, y) }
+	add := func(x, y *big.Rat) *big.Rat { return new(big.Rat).Add(x, y) }
+	ax, ay := sub(a[0], d[0]), sub(a[1], d[1])
+	bx, by := sub(b[0], d[0]), sub(b[1], d[1])
+	cx, cy := sub(c[0], d[0]), sub(c[1], d[1])
+	la := add(mul(ax, ax), mul(ay, ay))
+	lb := add(mul(bx, bx), mul(by, by))
+	lc := add(mul(cx, cx), mul(cy, cy))
+	det := mul(la, new(big.Rat).Sub(mul(bx, cy), mul(cx, by)))
+	det.Add(det, mul(lb, new(big.Rat).Sub(mul(cx, ay), mul(ax, cy))))
+	det.Add(det, mul(lc, new(big.Rat).Sub(mul(ax, by), mul(bx, ay))))
+	return det.Sign()
 }

@@ -47,7 +47,8 @@
 // [FromPolygons] takes the walkable area as orb polygons with holes (from
 // GeoJSON through orb's geojson package, say), refuses input that is not
 // simple, cuts each polygon into triangles by ear clipping with its holes
-// bridged to the outer ring, and merges the triangles into convex polygons
+// bridged to the outer ring, flips them into the constrained Delaunay
+// triangulation, and merges the triangles into convex polygons
 // (Hertel–Mehlhorn). Its mesh vertices are the input's points, and its
 // walls the rings; a path turns only at ring vertices where the walkable
 // angle exceeds 180°. Points are located through a bucket grid with exact
