@@ -72,8 +72,9 @@ func BenchmarkFromGrid(b *testing.B) {
 }
 
 // BenchmarkQuery runs the 10 longest scenarios of each map in turn, between
-// cell centres; the grid's jump point search on the same scenarios runs
-// beside it as the baseline.
+// cell centres, on the convex mesh and on the mesh of rectangles; the
+// grid's jump point search on the same scenarios runs beside them as the
+// baseline.
 func BenchmarkQuery(b *testing.B) {
 	for _, name := range []string{"den520d.map", "Berlin_0_1024.map", "maze512-1-0.map", "random512-10-0.map"} {
 		g, scens := testmap.MovingAI(b, name)
@@ -88,23 +89,29 @@ func BenchmarkQuery(b *testing.B) {
 			return 0
 		})
 		scens = scens[:10]
-		b.Run(name+"/navmesh", func(b *testing.B) {
-			q := navmesh.NewQuery(mustMesh(b, g))
-			path := make([]mgl64.Vec2, 0, 256)
-			b.ReportAllocs()
-			i, expanded := 0, 0
-			for b.Loop() {
-				sc := scens[i%len(scens)]
-				i++
-				var res navmesh.Result
-				path, res, _ = q.AppendPath(path[:0], centre(sc.Start), centre(sc.Goal))
-				if res.Length > sc.Optimal+1e-6 || len(path) < 2 {
-					b.Fatalf("%v→%v: length %v, octile optimum %v", sc.Start, sc.Goal, res.Length, sc.Optimal)
+		for _, kind := range []string{"navmesh", "navmesh-rectangles"} {
+			b.Run(name+"/"+kind, func(b *testing.B) {
+				m, err := navmesh.FromGrid(g, navmesh.Options{Rectangles: kind == "navmesh-rectangles"})
+				if err != nil {
+					b.Fatal(err)
 				}
-				expanded += res.Expanded
-			}
-			b.ReportMetric(float64(expanded)/float64(i), "expanded/op")
-		})
+				q := navmesh.NewQuery(m)
+				path := make([]mgl64.Vec2, 0, 256)
+				b.ReportAllocs()
+				i, expanded := 0, 0
+				for b.Loop() {
+					sc := scens[i%len(scens)]
+					i++
+					var res navmesh.Result
+					path, res, _ = q.AppendPath(path[:0], centre(sc.Start), centre(sc.Goal))
+					if res.Length > sc.Optimal+1e-6 || len(path) < 2 {
+						b.Fatalf("%v→%v: length %v, octile optimum %v", sc.Start, sc.Goal, res.Length, sc.Optimal)
+					}
+					expanded += res.Expanded
+				}
+				b.ReportMetric(float64(expanded)/float64(i), "expanded/op")
+			})
+		}
 		b.Run(name+"/grid-jps", func(b *testing.B) {
 			s := grid.NewSearcher(g)
 			b.ReportAllocs()
