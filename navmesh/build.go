@@ -55,12 +55,14 @@ func FromGrid(g *grid.Grid, opt Options) (*Mesh, error) {
 	}
 	m := rectangles(g)
 	if opt.Rectangles {
+		m.label()
 		return m, nil
 	}
 	return m.convex(), nil
 }
 
-// rectangles builds the mesh of g's free cells cut into rectangles.
+// rectangles builds the mesh of g's free cells cut into rectangles, all but
+// its components and bridges (see label).
 func rectangles(g *grid.Grid) *Mesh {
 	w, h := g.Width(), g.Height()
 	rects := decompose(g)
@@ -81,6 +83,11 @@ func rectangles(g *grid.Grid) *Mesh {
 		b.vid[i] = -1
 	}
 	m.polys = make([]poly, len(rects))
+	// Room for the usual counts, so that the slices rarely grow: about 4
+	// corners and 6 edges a rectangle on game maps.
+	m.verts = make([]mgl64.Vec2, 0, 4*len(rects)+4)
+	m.ev = make([]int32, 0, 6*len(rects))
+	m.enb = make([]PolyID, 0, 6*len(rects))
 	for i, r := range rects {
 		b.rectangle(PolyID(i), r)
 	}
@@ -89,7 +96,6 @@ func rectangles(g *grid.Grid) *Mesh {
 		m.reflex[i] = m.gridCorner(v)
 	}
 	m.twins()
-	m.label()
 	return m
 }
 
@@ -129,9 +135,14 @@ var steps = [4][2]int{{1, 0}, {0, 1}, {-1, 0}, {0, -1}}
 // size and walkable cells, but locates points as a mesh from polygons does.
 func (m *Mesh) convex() *Mesh {
 	if len(m.polys) == 0 {
+		m.label()
 		return m // no free cells
 	}
-	var tris [][3]int32
+	ntri := 0
+	for _, p := range m.polys {
+		ntri += int(p.ne) - 2
+	}
+	tris := make([][3]int32, 0, ntri)
 	var vs []int32
 	for _, p := range m.polys {
 		// The package's order is clockwise (y up); triangles are made

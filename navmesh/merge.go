@@ -53,7 +53,7 @@ func mergeConvex(pos []mgl64.Vec2, tris [][3]int32, adj []int32) faces {
 		len2 float64
 		h    int32
 	}
-	var diags []diag
+	diags := make([]diag, 0, n/2)
 	for h := range n {
 		if twin[h] > h {
 			d := pos[org[h]].Sub(pos[org[twin[h]]])
@@ -80,8 +80,8 @@ func mergeConvex(pos []mgl64.Vec2, tris [][3]int32, adj []int32) faces {
 	for h := range face {
 		face[h] = -1
 	}
-	var f faces
-	var hs []int32 // per face vertex: its half-edge
+	f := faces{start: make([]int32, 0, len(tris)+1), verts: make([]int32, 0, n)}
+	hs := make([]int32, 0, n) // per face vertex: its half-edge
 	for h := range n {
 		if dead[h] || face[h] >= 0 {
 			continue
