@@ -125,7 +125,6 @@ func (s *search) AppendEdges(dst []core.Edge, id int32) []core.Edge {
 			return s.pivot(dst, &n)
 		}
 		dst = s.expandCone(dst, &n)
-		zzSteps++
 		// A cone with a single successor, a cone of the same root, is only
 		// a step through a polygon: expand that successor at once, without
 		// a round through the open list (Polyanya's intermediate pruning).
@@ -465,5 +464,3 @@ func coneH(r, left, right, goal mgl64.Vec2) float64 {
 	}
 	return math.Min(dist(left, r)+dist(goal, left), dist(right, r)+dist(goal, right))
 }
-
-var zzSteps int
