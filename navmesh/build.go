@@ -16,9 +16,16 @@ import (
 type Options struct {
 	// Radius is the agent's radius: the mesh keeps only the cells every
 	// point of which is at least Radius from every blocked cell and from the
-	// map's edge, so paths keep that distance from walls (see erode). 0 is
-	// a point agent; negative, NaN or infinite values are an error.
+	// map's edge, so paths keep that distance from walls (see erode; for
+	// [FromPolygons], from the input's rings, see there). 0 is a point
+	// agent; negative, NaN or infinite values are an error.
 	Radius float64
+	// CellSize is, for [FromPolygons] with a Radius above 0, the side of
+	// the square cells the walkable area is rasterized into before it is
+	// eroded (see FromPolygons), rounded down to a power of two; 0 means
+	// Radius/2. Smaller cells keep more of the narrow passages and cost
+	// more: the area may span at most 2²⁴ cells. FromGrid ignores it.
+	CellSize float64
 	// Rectangles makes [FromGrid] stop at its first step and return the
 	// rectangles of cells (see the package documentation): built in a
 	// third of the time, with point location by a cell lookup, but

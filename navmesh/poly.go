@@ -69,7 +69,16 @@ func FromPolygon(pg orb.Polygon, opt Options) (*Mesh, error) {
 // its outer ring and outside the other holes; no polygon inside another
 // (a polygon may lie in a hole of another). Anything else is a
 // [*PolygonError] saying which ring, which segments or points, and where.
-// Options.Radius must be 0 (a point agent).
+//
+// With Options.Radius r > 0 the mesh is of the area an agent of radius r
+// may stand in, eroded as Recast erodes it: the area is rasterized into
+// square cells (Options.CellSize, by default r/2, rounded down to a power
+// of two c), a cell is kept when it lies inside the area and no wall comes
+// within r of it, and the cells kept are meshed as [FromGrid] meshes a
+// grid. Every point of the mesh, so every path on it, keeps at least r
+// from every wall; the mesh's walls run along cell sides, so paths pass
+// up to about 2c further from walls than they must, and passages up to
+// about 2(r + c) wide may close. Its vertices are exact multiples of c.
 //
 // Each polygon is cut into triangles by ear clipping, its holes first
 // joined to the outer ring by bridges between mutually visible vertices
@@ -96,8 +105,8 @@ func FromPolygon(pg orb.Polygon, opt Options) (*Mesh, error) {
 // 984 small holes (4,936 points in all) in about 25 ms, of which the
 // triangulation, bridges included, takes 9 to 10 ms (BenchmarkFromPolygons).
 func FromPolygons(mp orb.MultiPolygon, opt Options) (*Mesh, error) {
-	if opt.Radius != 0 {
-		return nil, fmt.Errorf("navmesh: agent radius %v is not supported for meshes from polygons, want 0", opt.Radius)
+	if r := opt.Radius; math.IsNaN(r) || math.IsInf(r, 0) || r < 0 {
+		return nil, fmt.Errorf("navmesh: agent radius %v, want a finite value ≥ 0", r)
 	}
 	in, err := readPolygons(mp)
 	if err != nil {
@@ -118,7 +127,11 @@ func FromPolygons(mp orb.MultiPolygon, opt Options) (*Mesh, error) {
 	adj := triangleNeighbors(len(in.verts), tris)
 	delaunay(in.verts, tris, adj)
 	f := mergeConvex(in.verts, tris, adj)
-	return in.mesh(f), nil
+	m := in.mesh(f)
+	if opt.Radius > 0 {
+		return erodePolygons(in, m, opt)
+	}
+	return m, nil
 }
 
 // ringIn is a validated ring: its points are verts[first:first+n], in the

@@ -573,8 +573,15 @@ func TestFromPolygonsErrors(t *testing.T) {
 			}
 		})
 	}
-	if _, err := navmesh.FromPolygon(orb.Polygon{sq}, navmesh.Options{Radius: 1}); err == nil {
-		t.Error("FromPolygon with Radius 1: no error")
+	for _, opt := range []navmesh.Options{
+		{Radius: -1}, {Radius: math.NaN()}, {Radius: math.Inf(1)},
+		{Radius: 1, CellSize: -1}, {Radius: 1, CellSize: math.NaN()},
+		{Radius: 1, CellSize: 1e-6}, // too many cells
+		{Radius: 100},               // nothing left
+	} {
+		if _, err := navmesh.FromPolygon(orb.Polygon{sq}, opt); err == nil || !strings.HasPrefix(err.Error(), "navmesh: ") {
+			t.Errorf("FromPolygon with %+v: error %v", opt, err)
+		}
 	}
 }
 
@@ -650,6 +657,14 @@ func checkFuzz(t *testing.T, mp orb.MultiPolygon, seed int64) {
 	c.o = newVisGraph(c.r)
 	c.checkStructure(t)
 	c.checkQueries(t, seed, 10)
+	// An agent of radius 1 on the same input: a mesh or a clear error.
+	if e, err := navmesh.FromPolygons(mp, navmesh.Options{Radius: 1}); err != nil {
+		if !strings.HasPrefix(err.Error(), "navmesh: ") {
+			t.Fatalf("%v radius 1: error %q", mp, err)
+		}
+	} else if e.NumPolys() == 0 {
+		t.Fatalf("%v radius 1: an empty mesh and no error", mp)
+	}
 }
 
 func FuzzFromPolygons(f *testing.F) {

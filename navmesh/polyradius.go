@@ -1,0 +1,148 @@
+package navmesh
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/cairn-nav/cairn/grid"
+	"github.com/go-gl/mathgl/mgl64"
+)
+
+// maxErodeCells bounds the cells FromPolygons rasterizes an area into for an
+// agent radius: 2²⁴ cells take about a second and 100 MB.
+const maxErodeCells = 1 << 24
+
+// erodePolygons builds the mesh of the part of the area in that keeps an
+// agent of radius opt.Radius > 0 clear of its walls, as Recast does: on a
+// grid of square cells of side c (opt.CellSize rounded down to a power of
+// two, or Radius/2 rounded so), whose corners are multiples of c, a cell is
+// walkable when it lies inside the area (m, the point agent's mesh, holds
+// its centre) and no wall segment comes nearer its square than the radius;
+// of two walkable cells that touch only at a corner, one is dropped, so the
+// walls form simple rings. The walkable cells are then meshed as FromGrid
+// meshes a grid, and scaled back: every vertex is exact, an integer times
+// c. Every point of the mesh is at least the radius from every wall;
+// passages up to 2·(radius + c) wide may close.
+func erodePolygons(in *polyIn, m *Mesh, opt Options) (*Mesh, error) {
+	r := opt.Radius
+	if math.IsNaN(r) || math.IsInf(r, 0) || r < 0 {
+		return nil, fmt.Errorf("navmesh: agent radius %v, want a finite value ≥ 0", r)
+	}
+	c := opt.CellSize
+	if c == 0 {
+		c = r / 2
+	}
+	if math.IsNaN(c) || math.IsInf(c, 0) || c <= 0 {
+		return nil, fmt.Errorf("navmesh: cell size %v, want a finite value > 0", opt.CellSize)
+	}
+	c = math.Ldexp(1, math.Ilogb(c)) // a power of two, so c·k is exact
+	b := box{in.verts[0], in.verts[0]}
+	for _, v := range in.verts {
+		b = b.grow(v)
+	}
+	o := mgl64.Vec2{math.Floor(b.min[0]/c) * c, math.Floor(b.min[1]/c) * c}
+	wf, hf := math.Ceil((b.max[0]-o[0])/c), math.Ceil((b.max[1]-o[1])/c)
+	if wf*hf > maxErodeCells || wf*hf < 1 {
+		return nil, fmt.Errorf("navmesh: the area spans %g×%g cells of %g, more than %d: raise Options.CellSize", wf, hf, c, maxErodeCells)
+	}
+	w, h := int(wf), int(hf)
+	// near marks the cells some wall comes nearer than the radius.
+	near := make([]bool, w*h)
+	for _, ring := range in.rings {
+		vs := in.verts[ring.first : ring.first+ring.n]
+		for j, p := range vs {
+			q := vs[(j+1)%len(vs)]
+			x0 := max(int(math.Floor((math.Min(p[0], q[0])-r-o[0])/c)), 0)
+			x1 := min(int(math.Floor((math.Max(p[0], q[0])+r-o[0])/c)), w-1)
+			y0 := max(int(math.Floor((math.Min(p[1], q[1])-r-o[1])/c)), 0)
+			y1 := min(int(math.Floor((math.Max(p[1], q[1])+r-o[1])/c)), h-1)
+			for y := y0; y <= y1; y++ {
+				for x := x0; x <= x1; x++ {
+					if i := y*w + x; !near[i] {
+						lo := mgl64.Vec2{o[0] + float64(x)*c, o[1] + float64(y)*c}
+						// A margin for rounding, on the safe side.
+						near[i] = squareSegDist(lo, c, p, q) < r*(1+1e-9)
+					}
+				}
+			}
+		}
+	}
+	free := make([]bool, w*h)
+	for y := range h {
+		for x := range w {
+			i := y*w + x
+			_, in := m.Locate(mgl64.Vec2{o[0] + (float64(x)+0.5)*c, o[1] + (float64(y)+0.5)*c})
+			free[i] = in && !near[i]
+		}
+	}
+	// Cells touching only at a corner: drop the lower right one.
+	for changed := true; changed; {
+		changed = false
+		for y := range h - 1 {
+			for x := range w - 1 {
+				a, b, cc, d := y*w+x, y*w+x+1, (y+1)*w+x, (y+1)*w+x+1
+				if free[a] && free[d] && !free[b] && !free[cc] {
+					free[d], changed = false, true
+				}
+				if free[b] && free[cc] && !free[a] && !free[d] {
+					free[cc], changed = false, true
+				}
+			}
+		}
+	}
+	g, err := grid.New(w, h, free, grid.Options{})
+	if err != nil {
+		return nil, fmt.Errorf("navmesh: %v", err)
+	}
+	e := rectangles(g)
+	if len(e.polys) == 0 {
+		return nil, fmt.Errorf("navmesh: no part of the area is %v or more from its walls (in cells of %g)", r, c)
+	}
+	e = e.convex()
+	for i, v := range e.verts {
+		e.verts[i] = mgl64.Vec2{o[0] + v[0]*c, o[1] + v[1]*c}
+	}
+	e.w, e.h, e.walk = 0, 0, nil
+	e.idx = newPolyIndex(e)
+	return e, nil
+}
+
+// squareSegDist returns the distance between the square [lo, lo+s]² and
+// the segment from p to q: 0 where they meet, else the least distance
+// between a corner of one and the other, where it is attained for two
+// disjoint convex shapes.
+func squareSegDist(lo mgl64.Vec2, s float64, p, q mgl64.Vec2) float64 {
+	hi := lo.Add(mgl64.Vec2{s, s})
+	// Clip the segment to the square (Liang–Barsky): a part left means
+	// they meet.
+	t0, t1 := 0.0, 1.0
+	d := q.Sub(p)
+	meet := true
+	for k := range 2 {
+		for _, e := range [2]struct{ num, den float64 }{{lo[k] - p[k], d[k]}, {p[k] - hi[k], -d[k]}} {
+			switch {
+			case e.den == 0:
+				if e.num > 0 {
+					meet = false
+				}
+			case e.den > 0:
+				t0 = math.Max(t0, e.num/e.den)
+			default:
+				t1 = math.Min(t1, e.num/e.den)
+			}
+		}
+	}
+	if meet && t0 <= t1 {
+		return 0
+	}
+	best := math.Inf(1)
+	for _, v := range [4]mgl64.Vec2{lo, {hi[0], lo[1]}, hi, {lo[0], hi[1]}} {
+		c, _, _ := nearestOn(p, q, v)
+		best = math.Min(best, dist(c, v))
+	}
+	for _, v := range [2]mgl64.Vec2{p, q} {
+		c := mgl64.Vec2{math.Min(math.Max(v[0], lo[0]), hi[0]), math.Min(math.Max(v[1], lo[1]), hi[1])}
+		best = math.Min(best, dist(c, v))
+	}
+	return best
+}
