@@ -148,18 +148,7 @@ func randomRegion(r *rand.Rand) *polyIn {
 	}
 	pt := func(x, y float64) orb.Point { return orb.Point{k * (x + shear*y), k * y} }
 	for {
-		n := 8 + r.IntN(53)
-		angles := make([]float64, n)
-		for i := range angles {
-			angles[i] = r.Float64() * 2 * math.Pi
-		}
-		slices.Sort(angles)
-		var outer orb.Ring
-		for _, a := range angles {
-			d := 20 + 25*r.Float64()
-			outer = append(outer, pt(math.Round(50+d*math.Cos(a)), math.Round(50+d*math.Sin(a))))
-		}
-		pg := orb.Polygon{outer}
+		pg := orb.Polygon{starRing(r, pt)}
 		if _, err := readPolygons(orb.MultiPolygon{pg}); err != nil {
 			continue
 		}
@@ -180,4 +169,22 @@ func randomRegion(r *rand.Rand) *polyIn {
 		}
 		return in
 	}
+}
+
+// starRing draws a star-shaped ring of 8 to 60 integer points round
+// (50, 50), at random angles and 20 to 45 away, each mapped by pt. The ring
+// may come out degenerate (points repeated after rounding).
+func starRing(r *rand.Rand, pt func(x, y float64) orb.Point) orb.Ring {
+	n := 8 + r.IntN(53)
+	angles := make([]float64, n)
+	for i := range angles {
+		angles[i] = r.Float64() * 2 * math.Pi
+	}
+	slices.Sort(angles)
+	var ring orb.Ring
+	for _, a := range angles {
+		d := 20 + 25*r.Float64()
+		ring = append(ring, pt(math.Round(50+d*math.Cos(a)), math.Round(50+d*math.Sin(a))))
+	}
+	return ring
 }

@@ -6,3 +6,6 @@ func SetBridgeByDistance() (undo func()) {
 	bridgeByDistance = true
 	return func() { bridgeByDistance = false }
 }
+
+// StarRing is starRing, for the external tests.
+var StarRing = starRing

@@ -327,18 +327,7 @@ func randomPolygon(rnd *rand.Rand) orb.Polygon {
 
 func randomPolygonInt(rnd *rand.Rand) orb.Polygon {
 	for {
-		n := 8 + rnd.IntN(53)
-		angles := make([]float64, n)
-		for i := range angles {
-			angles[i] = rnd.Float64() * 2 * math.Pi
-		}
-		slices.Sort(angles)
-		var outer orb.Ring
-		for _, a := range angles {
-			r := 20 + 25*rnd.Float64()
-			outer = append(outer, orb.Point{math.Round(50 + r*math.Cos(a)), math.Round(50 + r*math.Sin(a))})
-		}
-		pg := orb.Polygon{outer}
+		pg := orb.Polygon{navmesh.StarRing(rnd, func(x, y float64) orb.Point { return orb.Point{x, y} })}
 		if validPolygons(orb.MultiPolygon{pg}) != nil {
 			continue
 		}
