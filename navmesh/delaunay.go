@@ -15,14 +15,33 @@ import (
 // clipping leaves long thin triangles, which the convex merge turns into
 // many small polygons; Delaunay triangles are as round as the walls allow,
 // and merge into fewer, larger ones. The triangles are counter-clockwise
-// (y up) and their corners must have integer coordinates of magnitude below
-// 2²⁰, so the tests, in int64, are exact: points on one circle (all four
-// corners of a cell, say) are left as they are. A flip happens only when
-// the two triangles make a strictly convex quadrilateral, so two vertices
-// at one position never meet in a triangle. It takes O(t) flips on typical
-// input and O(t²) at worst, for t triangles. adj pairs the triangles'
-// edges, as [triangleNeighbors] does, and is kept up to date.
+// (y up) and their corners must have integer coordinates. The tests are
+// exact, so points on one circle (all four corners of a cell, say) are
+// left as they are: in int64 when the points span X along x and Y along y
+// with X·Y·(X²+Y²) < 2⁶⁰ (a square of 2¹⁴ a side, say), else as in
+// [delaunay] (on grids some 2¹⁶ cells wide), where the int64 determinant
+// could overflow. A flip happens only when the two triangles make a
+// strictly convex quadrilateral, so two vertices at one position never
+// meet in a triangle. It takes O(t) flips on typical input and O(t²) at
+// worst, for t triangles. adj pairs the triangles' edges, as
+// [triangleNeighbors] does, and is kept up to date.
 func delaunayInt(pos []mgl64.Vec2, tris [][3]int32, adj []int32) {
+	// The in-circle determinant below is a sum of three products of a
+	// squared length (at most X²+Y²) and a cross product (at most 2XY), so
+	// it is below 6XY(X²+Y²) in magnitude; int64 arithmetic wraps, so the
+	// result is exact when that bound is below 2⁶³, however the partial
+	// products overflow.
+	if len(pos) > 0 {
+		lo, hi := pos[0], pos[0]
+		for _, p := range pos {
+			lo = mgl64.Vec2{math.Min(lo[0], p[0]), math.Min(lo[1], p[1])}
+			hi = mgl64.Vec2{math.Max(hi[0], p[0]), math.Max(hi[1], p[1])}
+		}
+		if x, y := hi[0]-lo[0], hi[1]-lo[1]; x*y*(x*x+y*y) >= 0x1p60 {
+			delaunay(pos, tris, adj)
+			return
+		}
+	}
 	type ipt struct{ x, y int64 }
 	at := func(v int32) ipt { return ipt{int64(pos[v][0]), int64(pos[v][1])} }
 	orient := func(a, b, c ipt) int64 { return (b.x-a.x)*(c.y-a.y) - (b.y-a.y)*(c.x-a.x) }

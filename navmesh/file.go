@@ -289,6 +289,10 @@ func (m *Mesh) walkable(i int) bool {
 // polygon indices out of range, and edges whose neighbour is not the
 // polygon across them (a portal must be an edge of both polygons, listed
 // the other way round in the other; a wall must face blocked cells). A
+// mesh of convex polygons (source 3) must instead have convex polygons, as
+// a mesh built from polygons must (below), whose walls and areas cover the
+// walkable cells as the format describes; that admits meshes FromGrid does
+// not build, with vertices in the open, say, and no mesh without polygons. A
 // failed read of r is returned wrapped. Read never panics on any bytes, and
 // its memory grows with the bytes actually read, never with a count that a
 // header merely claims: the cell index it builds, 4 bytes a cell, is 32
@@ -830,6 +834,11 @@ func (f *meshFile) convexMesh(m *Mesh, free int) (*Mesh, error) {
 	// In the package's order polygons run clockwise in the y-up sense.
 	if twice != -2*float64(free) {
 		return nil, &FormatError{36, fmt.Sprintf("the polygons' areas add up to %g, but %d cells are walkable", -twice/2, free)}
+	}
+	if len(m.polys) == 0 {
+		// The point index needs a vertex; FromGrid writes a mesh of no
+		// walkable cells as rectangles.
+		return nil, &FormatError{12, "mesh of convex polygons (source 3) without polygons: a mesh of no walkable cells is written as rectangles (source 1)"}
 	}
 	// Walls: unit cell sides, marked as covered, two bits per corner
 	// (the side to its right and the side below it).

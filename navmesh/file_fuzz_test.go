@@ -49,6 +49,10 @@ func FuzzRead(f *testing.F) {
 		{{0, 0}, {0, 1}, {0, 2}, {1, 2}, {1, 1}, {1, 0}},
 		{{1, 0}, {1, 1}, {1, 2}, {2, 2}, {2, 1}, {2, 0}},
 	}, [][]int32{{-1, -1, -1, 1, 1, -1}, {0, 0, -1, -1, -1, -1}}).bytes(), false)
+	empty := craft([]string{"##"}, nil, nil)
+	empty.source = 3
+	f.Add(empty.bytes(), false)
+	f.Add(cellTriangles(blocky(5, 6, 5, 3), testmap.NewRand(5)).bytes(), false)
 	poly := smallPolyFile(f)
 	f.Add(poly, false)
 	pf := parsePolyFile(f, poly)

@@ -120,31 +120,46 @@ func triangleNeighbors(nv int, tris [][3]int32) []int32 {
 // pairEdges returns the twin of each of n half-edges: twin[h] is the
 // half-edge from h's end to its start, or −1 when there is none. ends(h)
 // gives h's start and end, vertex ids below nv. The half-edges are bucketed
-// by start vertex, so it costs O(n + nv) time and memory.
+// by start vertex and by end vertex, and each vertex's are paired in one
+// pass over both buckets, so it costs O(n + nv) time and memory however
+// many half-edges meet at a vertex (a fan of ear-clipped triangles, say).
 func pairEdges(nv int, n int32, ends func(h int32) (int32, int32)) []int32 {
-	first := make([]int32, nv+1)
-	for h := range n {
-		a, _ := ends(h)
-		first[a+1]++
+	// bucket sorts the half-edges by key(h), each bucket in increasing
+	// order: bucket v is hs[at[v]:at[v+1]].
+	bucket := func(key func(h int32) int32) (at, hs []int32) {
+		at = make([]int32, nv+1)
+		for h := range n {
+			at[key(h)+1]++
+		}
+		for v := range nv {
+			at[v+1] += at[v]
+		}
+		hs = make([]int32, n)
+		fill := slices.Clone(at[:nv])
+		for h := range n {
+			k := key(h)
+			hs[fill[k]] = h
+			fill[k]++
+		}
+		return at, hs
 	}
-	for v := range nv {
-		first[v+1] += first[v]
-	}
-	out := make([]int32, n) // the half-edges, by start vertex
-	fill := slices.Clone(first[:nv])
-	for h := range n {
-		a, _ := ends(h)
-		out[fill[a]] = h
-		fill[a]++
-	}
+	outAt, out := bucket(func(h int32) int32 { a, _ := ends(h); return a })
+	inAt, in := bucket(func(h int32) int32 { _, b := ends(h); return b })
 	twin := make([]int32, n)
-	for h := range n {
-		a, b := ends(h)
-		twin[h] = -1
-		for _, g := range out[first[b]:first[b+1]] {
-			if _, c := ends(g); c == a {
-				twin[h] = g
-				break
+	// Round each vertex v: slot[c] is the first half-edge from v to c,
+	// where mark[c] is v+1; a half-edge from c into v has it for twin.
+	slot := make([]int32, nv)
+	mark := make([]int32, nv)
+	for v := range int32(nv) {
+		for _, g := range out[outAt[v]:outAt[v+1]] {
+			if _, c := ends(g); mark[c] != v+1 {
+				slot[c], mark[c] = g, v+1
+			}
+		}
+		for _, h := range in[inAt[v]:inAt[v+1]] {
+			twin[h] = -1
+			if a, _ := ends(h); mark[a] == v+1 {
+				twin[h] = slot[a]
 			}
 		}
 	}
