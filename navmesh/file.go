@@ -295,8 +295,10 @@ func (m *Mesh) walkable(i int) bool {
 // not build, with vertices in the open, say, and no mesh without polygons. A
 // failed read of r is returned wrapped. Read never panics on any bytes, and
 // its memory grows with the bytes actually read, never with a count that a
-// header merely claims: the cell index it builds, 4 bytes a cell, is 32
-// times the walkable-cells section.
+// header merely claims: the cell index it builds for rectangles, 4 bytes a
+// cell, is 32 times the walkable-cells section, and the point index of a
+// mesh of convex polygons (sources 2 and 3) holds at most 8 entries per
+// polygon edge, taking coarser buckets for meshes of long slivers.
 //
 // A mesh built by [FromPolygons] has no grid; Read refuses, likewise, a
 // reserved header field that is not zero, counts that no input of V

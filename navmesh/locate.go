@@ -135,43 +135,61 @@ func newPolyIndex(m *Mesh) *polyIndex {
 		x.bounds.min = mgl64.Vec2{math.Min(x.bounds.min[0], v[0]), math.Min(x.bounds.min[1], v[1])}
 		x.bounds.max = mgl64.Vec2{math.Max(x.bounds.max[0], v[0]), math.Max(x.bounds.max[1], v[1])}
 	}
-	x.buckets = newBuckets(x.bounds, len(m.polys))
+	// About one bucket per polygon; but a polygon is listed in every
+	// bucket it crosses, and long thin ones (fans of slivers, from a file
+	// say) can cross so many that the lists grow with the square of the
+	// mesh. Then coarser grids are tried, each with a quarter of the
+	// buckets, until the lists hold at most budget entries: the memory
+	// stays in proportion to the mesh, and only such meshes lose speed.
+	budget := 8*len(m.ev) + 1024
+	for n := len(m.polys); ; n = max(n/4, 1) {
+		x.buckets = newBuckets(x.bounds, n)
+		total := 0
+		x.visitPolys(m, func(int, int32) { total++ })
+		if total <= budget || n == 1 {
+			break
+		}
+	}
+	x.fill(func(emit func(int, int32)) { x.visitPolys(m, emit) })
+	return x
+}
+
+// visitPolys calls emit(bucket, polygon) for each bucket each polygon of m
+// overlaps (with a margin for rounding).
+func (x *polyIndex) visitPolys(m *Mesh, emit func(int, int32)) {
 	mg := margin(x.step, x.bounds.mag())
-	x.fill(func(emit func(int, int32)) {
-		for id, p := range m.polys {
-			// Row by row, the columns of the polygon's piece in the
-			// row's band: its vertices there and its edges' crossings
-			// of the band's limits.
-			vs := m.ev[p.e0 : p.e0+p.ne]
-			lo, hi := m.verts[vs[0]][1], m.verts[vs[0]][1]
-			for _, v := range vs {
-				lo, hi = math.Min(lo, m.verts[v][1]), math.Max(hi, m.verts[v][1])
+	for id, p := range m.polys {
+		// Row by row, the columns of the polygon's piece in the
+		// row's band: its vertices there and its edges' crossings
+		// of the band's limits.
+		vs := m.ev[p.e0 : p.e0+p.ne]
+		lo, hi := m.verts[vs[0]][1], m.verts[vs[0]][1]
+		for _, v := range vs {
+			lo, hi = math.Min(lo, m.verts[v][1]), math.Max(hi, m.verts[v][1])
+		}
+		for by := x.row(lo - mg); by <= x.row(hi+mg); by++ {
+			y0, y1 := x.band(by, mg)
+			x0, x1 := math.Inf(1), math.Inf(-1)
+			for i := range p.ne {
+				a, b := m.edge(p, i)
+				if a[1] >= y0 && a[1] <= y1 {
+					x0, x1 = math.Min(x0, a[0]), math.Max(x1, a[0])
+				}
+				for _, y := range [2]float64{y0, y1} {
+					if (a[1] < y) != (b[1] < y) {
+						c := a[0] + (y-a[1])*(b[0]-a[0])/(b[1]-a[1])
+						x0, x1 = math.Min(x0, c), math.Max(x1, c)
+					}
+				}
 			}
-			for by := x.row(lo - mg); by <= x.row(hi+mg); by++ {
-				y0, y1 := x.band(by, mg)
-				x0, x1 := math.Inf(1), math.Inf(-1)
-				for i := range p.ne {
-					a, b := m.edge(p, i)
-					if a[1] >= y0 && a[1] <= y1 {
-						x0, x1 = math.Min(x0, a[0]), math.Max(x1, a[0])
-					}
-					for _, y := range [2]float64{y0, y1} {
-						if (a[1] < y) != (b[1] < y) {
-							c := a[0] + (y-a[1])*(b[0]-a[0])/(b[1]-a[1])
-							x0, x1 = math.Min(x0, c), math.Max(x1, c)
-						}
-					}
-				}
-				if x0 > x1 {
-					continue
-				}
-				for bx := x.col(x0 - mg); bx <= x.col(x1+mg); bx++ {
-					emit(x.index(bx, by), int32(id))
-				}
+			if x0 > x1 {
+				continue
+			}
+			for bx := x.col(x0 - mg); bx <= x.col(x1+mg); bx++ {
+				emit(x.index(bx, by), int32(id))
 			}
 		}
-	})
-	return x
+	}
 }
 
 // contains reports, exactly, whether polygon id holds p (edges included).
