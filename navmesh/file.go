@@ -826,16 +826,20 @@ func (f *meshFile) checkCorners(m *Mesh) error {
 // vertices and polygon shapes have been checked, cover exactly the free
 // walkable cells (see the format), and finishes it.
 func (f *meshFile) convexMesh(m *Mesh, free int) (*Mesh, error) {
-	var twice float64 // exact: integer corners below 2²⁰
+	// Twice the area, from the integer corners, in int64: a convex polygon
+	// of the grid covers at most the grid (2²⁸ cells), and there are at
+	// most 2²⁹ polygons, so the sum fits, and as int64 arithmetic wraps,
+	// large terms along the way do not spoil it: it is exact.
+	var twice int64
 	for _, p := range m.polys {
 		for i := range p.ne {
 			a, b := m.edge(p, i)
-			twice += a[0]*b[1] - b[0]*a[1]
+			twice += int64(a[0])*int64(b[1]) - int64(b[0])*int64(a[1])
 		}
 	}
 	// In the package's order polygons run clockwise in the y-up sense.
-	if twice != -2*float64(free) {
-		return nil, &FormatError{36, fmt.Sprintf("the polygons' areas add up to %g, but %d cells are walkable", -twice/2, free)}
+	if twice != -2*int64(free) {
+		return nil, &FormatError{36, fmt.Sprintf("the polygons' areas add up to %g, but %d cells are walkable", -float64(twice)/2, free)}
 	}
 	if len(m.polys) == 0 {
 		// The point index needs a vertex; FromGrid writes a mesh of no
