@@ -141,22 +141,26 @@ func newPolyIndex(m *Mesh) *polyIndex {
 	// mesh. Then coarser grids are tried, each with a quarter of the
 	// buckets, until the lists hold at most budget entries: the memory
 	// stays in proportion to the mesh, and only such meshes lose speed.
+	// The count stops at the budget, so that each try costs O(budget)
+	// more than a pass over the edges, not the entries it would list.
 	budget := 8*len(m.ev) + 1024
 	for n := len(m.polys); ; n = max(n/4, 1) {
 		x.buckets = newBuckets(x.bounds, n)
 		total := 0
-		x.visitPolys(m, func(int, int32) { total++ })
+		x.visitPolys(m, func(int, int32) bool { total++; return total <= budget })
 		if total <= budget || n == 1 {
 			break
 		}
 	}
-	x.fill(func(emit func(int, int32)) { x.visitPolys(m, emit) })
+	x.fill(func(emit func(int, int32)) {
+		x.visitPolys(m, func(b int, id int32) bool { emit(b, id); return true })
+	})
 	return x
 }
 
 // visitPolys calls emit(bucket, polygon) for each bucket each polygon of m
-// overlaps (with a margin for rounding).
-func (x *polyIndex) visitPolys(m *Mesh, emit func(int, int32)) {
+// overlaps (with a margin for rounding), until emit returns false.
+func (x *polyIndex) visitPolys(m *Mesh, emit func(int, int32) bool) {
 	mg := margin(x.step, x.bounds.mag())
 	for id, p := range m.polys {
 		// Row by row, the columns of the polygon's piece in the
@@ -186,7 +190,9 @@ func (x *polyIndex) visitPolys(m *Mesh, emit func(int, int32)) {
 				continue
 			}
 			for bx := x.col(x0 - mg); bx <= x.col(x1+mg); bx++ {
-				emit(x.index(bx, by), int32(id))
+				if !emit(x.index(bx, by), int32(id)) {
+					return
+				}
 			}
 		}
 	}

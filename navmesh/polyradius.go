@@ -22,7 +22,9 @@ const maxErodeCells = 1 << 24
 // walls form simple rings. The walkable cells are then meshed as FromGrid
 // meshes a grid, and scaled back: every vertex is exact, an integer times
 // c. Every point of the mesh is at least the radius from every wall;
-// passages up to 2·(radius + c) wide may close.
+// passages up to 2·(radius + c) wide may close. Cells below 1e-100, or
+// too fine for the coordinates to hold their corners exactly, are an
+// error.
 func erodePolygons(in *polyIn, m *Mesh, opt Options) (*Mesh, error) {
 	r := opt.Radius
 	if math.IsNaN(r) || math.IsInf(r, 0) || r < 0 {
@@ -45,25 +47,54 @@ func erodePolygons(in *polyIn, m *Mesh, opt Options) (*Mesh, error) {
 	if wf*hf > maxErodeCells || wf*hf < 1 {
 		return nil, fmt.Errorf("navmesh: the area spans %g×%g cells of %g, more than %d: raise Options.CellSize", wf, hf, c, maxErodeCells)
 	}
+	// The cell corners, o + k·c for k up to w and h, must be floats
+	// (exact, so distinct), and 0 or at least 1e-100 in magnitude, as
+	// Read takes them; and coarse enough that rounding the coordinates
+	// moves them by far less than a cell.
+	if c < minCoord || math.Abs(o[0])/c+wf > 1<<50 || math.Abs(o[1])/c+hf > 1<<50 {
+		return nil, fmt.Errorf("navmesh: cells of %g are too small for the area's coordinates (up to %g): raise Options.CellSize", c, b.mag())
+	}
 	w, h := int(wf), int(hf)
-	// near marks the cells some wall comes nearer than the radius.
+	// near marks the cells some wall comes nearer than the radius. Each
+	// wall segment is cut into pieces no longer than max(r, c), and the
+	// cells tested are those of each piece's box widened by r: the box
+	// of a long slanting segment is mostly far from it.
 	near := make([]bool, w*h)
 	for _, ring := range in.rings {
 		vs := in.verts[ring.first : ring.first+ring.n]
 		for j, p := range vs {
 			q := vs[(j+1)%len(vs)]
-			x0 := max(int(math.Floor((math.Min(p[0], q[0])-r-o[0])/c)), 0)
-			x1 := min(int(math.Floor((math.Max(p[0], q[0])+r-o[0])/c)), w-1)
-			y0 := max(int(math.Floor((math.Min(p[1], q[1])-r-o[1])/c)), 0)
-			y1 := min(int(math.Floor((math.Max(p[1], q[1])+r-o[1])/c)), h-1)
-			for y := y0; y <= y1; y++ {
-				for x := x0; x <= x1; x++ {
-					if i := y*w + x; !near[i] {
-						lo := mgl64.Vec2{o[0] + float64(x)*c, o[1] + float64(y)*c}
-						// A margin for rounding, on the safe side.
-						near[i] = squareSegDist(lo, c, p, q) < r*(1+1e-9)
+			// A margin for rounding, on the safe side: squareSegDist,
+			// run in the coordinates of the cell's corner, rounds at
+			// the scale of the segment, the radius and the cell.
+			slack := r*1e-9 + 1e-12*(dist(p, q)+r+c)
+			// span returns the cells, of the n from o, whose range
+			// may come within r of [lo, hi]: one more on either side
+			// for rounding, clamped to the grid in floating point, as
+			// a large r may put the ends beyond what an int holds.
+			span := func(lo, hi, o float64, n int) (int, int) {
+				i0 := math.Floor((lo-r-slack-o)/c) - 1
+				i1 := math.Floor((hi+r+slack-o)/c) + 1
+				return int(math.Min(math.Max(i0, 0), float64(n))), int(math.Max(math.Min(i1, float64(n-1)), -1))
+			}
+			k := max(int(math.Ceil(dist(p, q)/math.Max(r, c))), 1)
+			from := p
+			for piece := 1; piece <= k; piece++ {
+				to := q
+				if piece < k {
+					to = p.Add(q.Sub(p).Mul(float64(piece) / float64(k)))
+				}
+				x0, x1 := span(math.Min(from[0], to[0]), math.Max(from[0], to[0]), o[0], w)
+				y0, y1 := span(math.Min(from[1], to[1]), math.Max(from[1], to[1]), o[1], h)
+				for y := y0; y <= y1; y++ {
+					for x := x0; x <= x1; x++ {
+						if i := y*w + x; !near[i] {
+							lo := mgl64.Vec2{o[0] + float64(x)*c, o[1] + float64(y)*c}
+							near[i] = squareSegDist(mgl64.Vec2{}, c, p.Sub(lo), q.Sub(lo)) < r+slack
+						}
 					}
 				}
+				from = to
 			}
 		}
 	}

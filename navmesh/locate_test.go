@@ -1,0 +1,41 @@
+package navmesh
+
+import (
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl64"
+)
+
+// TestVisitPolysStops checks that visitPolys stops at the first emit that
+// returns false: newPolyIndex counts the entries of each bucket grid it
+// tries only up to its budget, so that a fan of n slivers, about n²/2
+// entries on n buckets, costs it O(n) rather than O(n²).
+func TestVisitPolysStops(t *testing.T) {
+	const n = 2000
+	m := &Mesh{verts: []mgl64.Vec2{{0, 0}}}
+	for i := range n + 1 {
+		m.verts = append(m.verts, mgl64.Vec2{float64(i), 1})
+	}
+	for i := range int32(n) {
+		m.polys = append(m.polys, poly{e0: int32(len(m.ev)), ne: 3})
+		m.ev = append(m.ev, 0, i+1, i+2)
+	}
+	x := &polyIndex{bounds: box{mgl64.Vec2{0, 0}, mgl64.Vec2{n, 1}}}
+	x.buckets = newBuckets(x.bounds, n)
+	all := 0
+	x.visitPolys(m, func(int, int32) bool { all++; return true })
+	if all < n*n/4 {
+		t.Fatalf("the fan lists %d entries, want about %d", all, n*n/2)
+	}
+	for _, stop := range []int{1, 10, all / 2} {
+		calls := 0
+		x.visitPolys(m, func(int, int32) bool { calls++; return calls < stop })
+		if calls != stop {
+			t.Errorf("emit returned false at call %d; visitPolys called it %d times", stop, calls)
+		}
+	}
+	idx := newPolyIndex(m)
+	if budget := 8*len(m.ev) + 1024; len(idx.items) > budget {
+		t.Errorf("the index lists %d entries, more than the budget %d", len(idx.items), budget)
+	}
+}
