@@ -81,8 +81,9 @@ func FromPolygon(pg orb.Polygon, opt Options) (*Mesh, error) {
 // about 2(r + c) wide may close. Its vertices are exact multiples of c.
 // An area of more than 2²⁴ cells, cells below 1e-100 or too small for the
 // coordinates to hold their corners exactly, and an area of which nothing
-// is r from the walls are errors. Eroding costs about O(s·(r/c)² + n) for
-// s wall segments and n cells: 1 to 5 s for 2²⁴ cells.
+// is r from the walls are errors. Eroding costs about O((L/c)·(r/c) + n)
+// for walls of total length L and n cells: 4.6 s for a spiky star of 5,000
+// points with r = 8 over 6.25 million cells, on one core.
 //
 // Each polygon is cut into triangles by ear clipping, its holes first
 // joined to the outer ring by bridges between mutually visible vertices
