@@ -145,6 +145,24 @@ func (m *Mesh) convex() *Mesh {
 		m.label()
 		return m // no free cells
 	}
+	tris, adj := m.delaunay()
+	c := faceMesh(m.verts, mergeConvex(m.verts, tris, adj), nil)
+	c.w, c.h = m.w, m.h
+	c.walk = make([]uint64, (len(m.cell)+63)/64)
+	for i, id := range m.cell {
+		if id >= 0 {
+			c.walk[i/64] |= 1 << (i % 64)
+		}
+	}
+	for i, v := range c.verts {
+		c.reflex[i] = c.gridCorner(v)
+	}
+	return c
+}
+
+// delaunay returns the triangles of the rectangle mesh m, flipped into the
+// constrained Delaunay triangulation of its corners, and their neighbours.
+func (m *Mesh) delaunay() ([][3]int32, []int32) {
 	ntri := 0
 	for _, p := range m.polys {
 		ntri += int(p.ne) - 2
@@ -160,18 +178,7 @@ func (m *Mesh) convex() *Mesh {
 	}
 	adj := triangleNeighbors(len(m.verts), tris)
 	delaunayInt(m.verts, tris, adj)
-	c := faceMesh(m.verts, mergeConvex(m.verts, tris, adj), nil)
-	c.w, c.h = m.w, m.h
-	c.walk = make([]uint64, (len(m.cell)+63)/64)
-	for i, id := range m.cell {
-		if id >= 0 {
-			c.walk[i/64] |= 1 << (i % 64)
-		}
-	}
-	for i, v := range c.verts {
-		c.reflex[i] = c.gridCorner(v)
-	}
-	return c
+	return tris, adj
 }
 
 // stripRect appends the triangles of an axis-aligned rectangle to dst: vs

@@ -46,15 +46,7 @@ func TestDelaunayIntWide(t *testing.T) {
 // before merging them (see convex), with their neighbours.
 func gridTriangles(g *grid.Grid) (*Mesh, [][3]int32, []int32) {
 	m := rectangles(g)
-	var tris [][3]int32
-	var vs []int32
-	for _, p := range m.polys {
-		vs = append(vs[:0], m.ev[p.e0:p.e0+p.ne]...)
-		slices.Reverse(vs)
-		tris = stripRect(m.verts, vs, tris)
-	}
-	adj := triangleNeighbors(len(m.verts), tris)
-	delaunayInt(m.verts, tris, adj)
+	tris, adj := m.delaunay()
 	return m, tris, adj
 }
 
