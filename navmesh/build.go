@@ -62,14 +62,15 @@ func FromGrid(g *grid.Grid, opt Options) (*Mesh, error) {
 	}
 	m := rectangles(g)
 	if opt.Rectangles {
-		m.label()
+		m.finishRects()
 		return m, nil
 	}
 	return m.convex(), nil
 }
 
-// rectangles builds the mesh of g's free cells cut into rectangles, all but
-// its components and bridges (see label).
+// rectangles cuts the free cells of g into rectangles: the cell index, the
+// polygons, their vertices and their edges with the polygon across each
+// (see finishRects for the rest).
 func rectangles(g *grid.Grid) *Mesh {
 	w, h := g.Width(), g.Height()
 	rects := decompose(g)
@@ -98,12 +99,19 @@ func rectangles(g *grid.Grid) *Mesh {
 	for i, r := range rects {
 		b.rectangle(PolyID(i), r)
 	}
+	return m
+}
+
+// finishRects makes the rectangle mesh m ready for queries: its corner
+// flags, twins, components and bridges. The convex mesh made from it needs
+// none of them.
+func (m *Mesh) finishRects() {
 	m.reflex = make([]bool, len(m.verts))
 	for i, v := range m.verts {
 		m.reflex[i] = m.gridCorner(v)
 	}
 	m.twins()
-	return m
+	m.label()
 }
 
 // gridCorner reports whether grid corner v of a mesh with a cell index is
@@ -142,7 +150,7 @@ var steps = [4][2]int{{1, 0}, {0, 1}, {-1, 0}, {0, -1}}
 // size and walkable cells, but locates points as a mesh from polygons does.
 func (m *Mesh) convex() *Mesh {
 	if len(m.polys) == 0 {
-		m.label()
+		m.finishRects()
 		return m // no free cells
 	}
 	tris, adj := m.delaunay()
