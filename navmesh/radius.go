@@ -14,8 +14,11 @@ import (
 // A cell at (dx, dy) cells from a blocked one is at Euclidean distance
 // √(max(|dx|−1,0)² + max(|dy|−1,0)²) from it, square to square, so the test
 // needs only the blocked cells within ⌈r⌉+1 cells. Like Recast's erosion it
-// works on whole cells: it may close passages a little wider than 2r, never
-// open one narrower. It costs O(width·height·(r+1)²).
+// works on whole cells, so it never opens a passage narrower than 2r but
+// closes more: every cell touching a wall goes for any r > 0, and a
+// straight corridor k cells wide stays open only when k ≥ 2⌈r⌉+1 (for
+// r = 0.4, corridors of 1 and 2 cells close). It costs
+// O(width·height·(r+1)²).
 func erode(g *grid.Grid, r float64) (*grid.Grid, error) {
 	if math.IsNaN(r) || math.IsInf(r, 0) || r < 0 {
 		return nil, fmt.Errorf("navmesh: agent radius %v, want a finite value ≥ 0", r)
