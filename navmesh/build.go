@@ -349,17 +349,11 @@ func (m *Mesh) twins() {
 	})
 	m.etwin = make([]int32, len(m.ev))
 	m.nport = 0
-	for id := range m.polys {
-		p := &m.polys[id]
-		p.nport = 0
-		for i := range p.ne {
-			e := p.e0 + i
-			m.etwin[e] = -1
-			if m.enb[e] >= 0 {
-				m.etwin[e] = tw[e] - m.polys[m.enb[e]].e0
-				p.nport++
-				m.nport++
-			}
+	for e, nb := range m.enb {
+		m.etwin[e] = -1
+		if nb >= 0 {
+			m.etwin[e] = tw[e] - m.polys[nb].e0
+			m.nport++
 		}
 	}
 	m.nport /= 2

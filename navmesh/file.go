@@ -1002,7 +1002,6 @@ func (f *meshFile) link(m *Mesh) error {
 	}
 	m.etwin = make([]int32, len(m.ev))
 	for id, p := range m.polys {
-		pp := &m.polys[id]
 		for i := range p.ne {
 			e := p.e0 + i
 			a, b := m.edgeIDs(p, i)
@@ -1025,7 +1024,6 @@ func (f *meshFile) link(m *Mesh) error {
 			m.etwin[e] = -1
 			if nb >= 0 {
 				m.etwin[e] = t - m.polys[nb].e0
-				pp.nport++
 				m.nport++
 			}
 		}

@@ -147,7 +147,6 @@ type Mesh struct {
 type poly struct {
 	e0, ne int32
 	comp   int32 // connected component
-	nport  int32 // number of portal edges
 }
 
 // NumPolys returns the number of polygons.

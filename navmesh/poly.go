@@ -110,8 +110,8 @@ func FromPolygon(pg orb.Polygon, opt Options) (*Mesh, error) {
 // 984 small holes (4,936 points in all) in about 25 ms, of which the
 // triangulation, bridges included, takes 9 to 10 ms (BenchmarkFromPolygons).
 func FromPolygons(mp orb.MultiPolygon, opt Options) (*Mesh, error) {
-	if r := opt.Radius; math.IsNaN(r) || math.IsInf(r, 0) || r < 0 {
-		return nil, fmt.Errorf("navmesh: agent radius %v, want a finite value ≥ 0", r)
+	if err := checkRadius(opt.Radius); err != nil {
+		return nil, err
 	}
 	in, err := readPolygons(mp)
 	if err != nil {

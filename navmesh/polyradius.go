@@ -26,10 +26,7 @@ const maxErodeCells = 1 << 24
 // too fine for the coordinates to hold their corners exactly, are an
 // error.
 func erodePolygons(in *polyIn, m *Mesh, opt Options) (*Mesh, error) {
-	r := opt.Radius
-	if math.IsNaN(r) || math.IsInf(r, 0) || r < 0 {
-		return nil, fmt.Errorf("navmesh: agent radius %v, want a finite value ≥ 0", r)
-	}
+	r := opt.Radius // checked by FromPolygons
 	c := opt.CellSize
 	if c == 0 {
 		c = r / 2

@@ -8,6 +8,15 @@ import (
 	"github.com/cairn-nav/cairn/grid"
 )
 
+// checkRadius returns an error unless r is an agent radius: finite and
+// ≥ 0.
+func checkRadius(r float64) error {
+	if math.IsNaN(r) || math.IsInf(r, 0) || r < 0 {
+		return fmt.Errorf("navmesh: agent radius %v, want a finite value ≥ 0", r)
+	}
+	return nil
+}
+
 // erode returns the grid of the cells an agent of radius r may occupy
 // anywhere: a free cell stays free only when every point of it is at least r
 // from every blocked cell and from the map's edge (the edge counts as a wall).
@@ -20,8 +29,8 @@ import (
 // r = 0.4, corridors of 1 and 2 cells close). It costs
 // O(width·height·(r+1)²).
 func erode(g *grid.Grid, r float64) (*grid.Grid, error) {
-	if math.IsNaN(r) || math.IsInf(r, 0) || r < 0 {
-		return nil, fmt.Errorf("navmesh: agent radius %v, want a finite value ≥ 0", r)
+	if err := checkRadius(r); err != nil {
+		return nil, err
 	}
 	w, h := g.Width(), g.Height()
 	reach := int(math.Ceil(r))
