@@ -69,6 +69,28 @@ func TestRadius(t *testing.T) {
 	}
 }
 
+// TestRadiusHuge builds grid meshes for radii beyond the map, up to the
+// largest float64. Radii of 2⁶³ and more once wrapped the erosion's reach
+// to a negative number, kept every free cell and returned the point agent's
+// paths; a radius of 10⁵ took O(cells·r²). Now nothing is kept, in one pass
+// over the cells, and a query says its start is off the mesh.
+func TestRadiusHuge(t *testing.T) {
+	g := testmap.Random(7, 200, 150, 0.01, grid.Options{})
+	for _, r := range []float64{100, 1e5, 1e6, 1 << 63, 1e19, math.MaxFloat64} {
+		m, err := navmesh.FromGrid(g, navmesh.Options{Radius: r})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := m.NumPolys(); n != 0 {
+			t.Errorf("radius %v: %d polygons on a 200×150 map, want 0", r, n)
+		}
+		_, res, err := navmesh.NewQuery(m).AppendPath(nil, mgl64.Vec2{10.5, 10.5}, mgl64.Vec2{190.5, 140.5})
+		if err == nil {
+			t.Errorf("radius %v: query gave %+v and no error, want the start off the mesh", r, res)
+		}
+	}
+}
+
 // segDistance returns the distance between the segments [a, b] and [c, d].
 func segDistance(a, b, c, d mgl64.Vec2) float64 {
 	cross := func(o, p, q mgl64.Vec2) float64 { return (p[0]-o[0])*(q[1]-o[1]) - (p[1]-o[1])*(q[0]-o[0]) }

@@ -219,9 +219,13 @@ func (c *Checker) Clearance(a, b mgl64.Vec2) error {
 	minX, maxX := math.Min(a[0], b[0]), math.Max(a[0], b[0])
 	minY, maxY := math.Min(a[1], b[1]), math.Max(a[1], b[1])
 	// The ring of cells around the map stands for its edge: the rest of
-	// the outside is farther from any point of the map.
-	cx0 := max(-1, int(math.Floor(minX-r))-1)
-	cx1 := min(w, int(math.Floor(maxX+r))+1)
+	// the outside is farther from any point of the map. The bounds are
+	// clipped to that ring as floats, before a huge radius could overflow
+	// an int.
+	span := func(lo, hi float64, n int) (int, int) {
+		return int(math.Max(-1, math.Floor(lo-r)-1)), int(math.Min(float64(n), math.Floor(hi+r)+1))
+	}
+	cx0, cx1 := span(minX, maxX, w)
 	for cx := cx0; cx <= cx1; cx++ {
 		// The part of the segment within r of column cx, in x.
 		xl, xr := math.Max(minX, float64(cx)-r), math.Min(maxX, float64(cx+1)+r)
@@ -233,8 +237,7 @@ func (c *Checker) Clearance(a, b mgl64.Vec2) error {
 			at := func(x float64) float64 { return a[1] + (x-a[0])*(b[1]-a[1])/(b[0]-a[0]) }
 			yl, yr = math.Min(at(xl), at(xr)), math.Max(at(xl), at(xr))
 		}
-		cy0 := max(-1, int(math.Floor(yl-r))-1)
-		cy1 := min(h, int(math.Floor(yr+r))+1)
+		cy0, cy1 := span(yl, yr, h)
 		for cy := cy0; cy <= cy1; cy++ {
 			if c.g.Passable(image.Pt(cx, cy)) {
 				continue
@@ -330,12 +333,9 @@ func (c *Checker) Path(path []mgl64.Vec2, from, to mgl64.Vec2) (float64, error) 
 }
 
 // Kept returns the grid of the cells an agent of the checker's radius
-// may stand on anywhere: a free cell is kept when every point of it is at
-// least the radius from every blocked cell and from the map's edge. The
-// square of a cell dx, dy cells away is √(max(|dx|−1,0)² + max(|dy|−1,0)²)
-// from it; squared distances, whole numbers, are compared with the squared
-// radius, so the test is exact whenever that square is. It costs
-// O(width·height·(radius+1)²) the first time, nothing after.
+// may stand on anywhere, [grid.Grid.Erode]: a free cell is kept when every
+// point of it is at least the radius from every blocked cell and from the
+// map's edge. It costs O(width·height) the first time, nothing after.
 func (c *Checker) Kept() (*grid.Grid, error) {
 	if c.radius == 0 {
 		return c.g, nil
@@ -343,40 +343,12 @@ func (c *Checker) Kept() (*grid.Grid, error) {
 	if c.kept != nil {
 		return c.kept, nil
 	}
-	g, r := c.g, c.radius
-	w, h := g.Width(), g.Height()
-	reach := int(math.Ceil(r))
-	free := make([]bool, w*h)
-	for y := range h {
-		for x := range w {
-			if !g.Passable(image.Pt(x, y)) {
-				continue
-			}
-			ok := true
-			for dy := -reach; dy <= reach && ok; dy++ {
-				for dx := -reach; dx <= reach && ok; dx++ {
-					gx, gy := float64(max(abs(dx)-1, 0)), float64(max(abs(dy)-1, 0))
-					if gx*gx+gy*gy < r*r && !g.Passable(image.Pt(x+dx, y+dy)) {
-						ok = false
-					}
-				}
-			}
-			free[y*w+x] = ok
-		}
-	}
-	kept, err := grid.New(w, h, free, grid.Options{})
+	kept, err := c.g.Erode(c.radius)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("gridcheck: %w", err)
 	}
 	c.kept = kept
 	return kept, nil
-}
-
-func abs(v int) int {
-	if v < 0 {
-		return -v
-	}
-	return v
 }
 
 // vecString formats a point for error messages as the pathfind command

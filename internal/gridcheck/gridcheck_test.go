@@ -146,6 +146,11 @@ func TestClearance(t *testing.T) {
 		{"just inside the radius", 1, v(5, 1), v(5, 4), ""},
 		{"a point", 1.5, v(6, 2.5), v(6, 2.5), ""},
 		{"a point too near", 1.5, v(5.4, 2.5), v(5.4, 2.5), "passes 1.400000 from blocked cell 3,2"},
+		// Radii of 2⁶³ and more once overflowed the cell range to an empty
+		// one, so that nothing was checked.
+		{"radius 2^63", 1 << 63, v(0.5, 0.5), v(7.5, 0.5), "from the map's edge at -1,"},
+		{"radius 1e19", 1e19, v(0.5, 1.5), v(0.5, 3.5), "from the map's edge at -1,"},
+		{"the largest radius", math.MaxFloat64, v(4.5, 3.5), v(4.5, 3.5), "from"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
