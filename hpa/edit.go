@@ -16,7 +16,8 @@ import (
 // cluster whose transitions moved. The transitions, the other clusters'
 // edges and the levels above are carried over or recomputed from them, so
 // queries on the result answer exactly as on Build(edited, h.Options()).
-// h itself is unchanged and stays usable.
+// h itself is unchanged and stays usable. Parts of changed outside the
+// grid are ignored, so any rectangle, however large, is safe.
 //
 // It is an error when edited is nil or not of h's grid's size. Cells that
 // differ outside changed make the result wrong; Update does not look for
@@ -32,8 +33,13 @@ func (h *Graph) Update(edited *grid.Grid, changed image.Rectangle) (*Graph, erro
 	if edited.Connectivity() != h.g.Connectivity() || edited.HasCosts() != h.costs {
 		return nil, errors.New("hpa: edited grid differs from the graph's in connectivity or terrain")
 	}
-	// A changed cell changes the moves of its neighbours too.
-	reach := changed.Inset(-1).Intersect(image.Rect(0, 0, h.w, h.h))
+	// A changed cell changes the moves of its neighbours too. Clip first:
+	// growing a rectangle that reaches past the int range would overflow.
+	bounds := image.Rect(0, 0, h.w, h.h)
+	var reach image.Rectangle
+	if c := changed.Intersect(bounds); !c.Empty() {
+		reach = c.Inset(-1).Intersect(bounds)
+	}
 	n := newGraph(edited, h.cs, h.me)
 	reuse := func(c int32) ([]intraEdge, bool) {
 		if !reach.Empty() && n.clusterRect(c).Overlaps(reach) {

@@ -502,15 +502,7 @@ func TestUpdate(t *testing.T) {
 				if up.Stats() != fresh.Stats() {
 					t.Fatalf("seed %d levels %d edit %d (%v free=%v): stats %+v, fresh build %+v", seed, levels, edit, rect, free, up.Stats(), fresh.Stats())
 				}
-				qu, qf := hpa.NewQuery(up), hpa.NewQuery(fresh)
-				for _, p := range testmap.RandomPairs(r, g, 80) {
-					pu, ru, eu := qu.AppendPath(nil, p[0], p[1])
-					pf, rf, ef := qf.AppendPath(nil, p[0], p[1])
-					if (eu == nil) != (ef == nil) || ru != rf || !slices.Equal(pu, pf) {
-						t.Fatalf("seed %d levels %d edit %d (%v free=%v): %v→%v after Update: %+v %v, fresh build: %+v %v",
-							seed, levels, edit, rect, free, p[0], p[1], ru, eu, rf, ef)
-					}
-				}
+				sameAnswers(t, up, fresh, testmap.RandomPairs(r, g, 80), fmt.Sprintf("seed %d levels %d edit %d (%v free=%v)", seed, levels, edit, rect, free))
 				hg = up
 			}
 		}
@@ -519,6 +511,51 @@ func TestUpdate(t *testing.T) {
 	hg, _ := hpa.Build(g, hpa.Options{ClusterSize: 5})
 	if _, err := hg.Update(testmap.Random(1, 21, 20, 0, grid.Options{}), image.Rect(0, 0, 1, 1)); err == nil {
 		t.Error("Update accepted a grid of another size")
+	}
+}
+
+// sameAnswers fails the test unless up, an updated graph, answers every
+// pair as fresh, a graph built afresh, does.
+func sameAnswers(t *testing.T, up, fresh *hpa.Graph, pairs [][2]image.Point, what string) {
+	t.Helper()
+	qu, qf := hpa.NewQuery(up), hpa.NewQuery(fresh)
+	for _, p := range pairs {
+		pu, ru, eu := qu.AppendPath(nil, p[0], p[1])
+		pf, rf, ef := qf.AppendPath(nil, p[0], p[1])
+		if (eu == nil) != (ef == nil) || ru != rf || !slices.Equal(pu, pf) {
+			t.Fatalf("%s: %v→%v after Update: %+v %v, fresh build: %+v %v", what, p[0], p[1], ru, eu, rf, ef)
+		}
+	}
+}
+
+// TestUpdateHugeRectangle passes Update rectangles far beyond the map.
+// Growing them by a cell once overflowed to an empty rectangle, so every
+// cluster was reused and queries through the edit went wrong.
+func TestUpdateHugeRectangle(t *testing.T) {
+	const w, h = 60, 50
+	for i, changed := range []image.Rectangle{
+		image.Rect(0, 0, math.MaxInt, math.MaxInt),
+		image.Rect(math.MinInt, math.MinInt, math.MaxInt, math.MaxInt),
+		image.Rect(-1<<62, -1<<62, 1<<62, 1<<62),
+		image.Rect(math.MinInt, 0, math.MaxInt, 25),
+	} {
+		g := testmap.Random(int64(i+1), w, h, 0.15, grid.Options{})
+		opt := hpa.Options{ClusterSize: 8, Levels: 2}
+		hg, err := hpa.Build(g, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Walls and openings inside clusters, away from their borders.
+		g = g.WithCells(image.Rect(10, 2, 13, 22), false).WithCells(image.Rect(26, 1, 31, 6), true).WithCells(image.Rect(41, 9, 46, 12), false)
+		up, err := hg.Update(g, changed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fresh, err := hpa.Build(g, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameAnswers(t, up, fresh, testmap.RandomPairs(testmap.NewRand(int64(i)), g, 300), fmt.Sprintf("Update(%v)", changed))
 	}
 }
 
