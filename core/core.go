@@ -2,8 +2,13 @@
 //
 // The graph is seen through the small [Graph] interface: nodes are dense
 // integer IDs in [0, NumNodes), and one call per expansion appends a node's
-// out-edges to a buffer the searcher owns. Edge costs must be finite and
-// non-negative. A [Heuristic] is given per query; it must never overestimate
+// out-edges to a buffer the searcher owns. Edge costs must be non-negative;
+// an edge of cost +Inf, or one that would make a path's cost overflow to
+// +Inf, is skipped as if absent, so costs always come back finite. The
+// search checks every edge it is given, at the cost of two comparisons: an
+// edge to a node outside [0, NumNodes), or of a negative or NaN cost, is a
+// bug of the graph, and the search panics with a message naming the node,
+// the edge and its cost (a negative cycle would otherwise never end). A [Heuristic] is given per query; it must never overestimate
 // the remaining cost (admissible) for the returned paths to be optimal, and
 // should be consistent (h(a) ≤ cost(a,b) + h(b)) for no node to be expanded
 // twice. A nil heuristic is Dijkstra's algorithm.
@@ -330,8 +335,12 @@ func (s *search) step(n int) bool {
 		}
 		for _, e := range s.edges {
 			v := e.To
-			sv := &nodes[v]
 			ng := gu + e.Cost
+			if uint32(v) >= uint32(len(nodes)) || !(e.Cost >= 0) || !(ng <= math.MaxFloat64) {
+				s.checkEdge(u, e) // panics unless the edge is to be skipped
+				continue
+			}
+			sv := &nodes[v]
 			if (sv.stamp == gen || sv.stamp == closed) && ng >= sv.g*(1-noise) {
 				// Not better, or better only by rounding noise. (With an
 				// inconsistent heuristic a closed node can still improve;
@@ -352,6 +361,19 @@ func (s *search) step(n int) bool {
 		}
 	}
 	return false
+}
+
+// checkEdge is the slow path of an edge the search cannot take: it panics
+// when the graph broke its contract (an edge to a node out of range, a
+// negative or NaN cost) and returns for an edge of cost +Inf, or one whose
+// cost overflows the path's to +Inf, which the search skips as absent.
+func (s *search) checkEdge(u int32, e Edge) {
+	switch {
+	case uint32(e.To) >= uint32(len(s.nodes)):
+		panic(fmt.Sprintf("core: graph gave node %d an edge to node %d, outside [0, %d)", u, e.To, len(s.nodes)))
+	case !(e.Cost >= 0):
+		panic(fmt.Sprintf("core: graph gave node %d an edge to node %d of cost %v, want a cost ≥ 0", u, e.To, e.Cost))
+	}
 }
 
 func (s *search) finish(r Result) {

@@ -811,3 +811,72 @@ func TestSlicedResultAfterReopen(t *testing.T) {
 		t.Fatalf("Result() = %+v with path %v of cost %v; want the path's cost\n%v", r, path, cost, g)
 	}
 }
+
+// TestBadEdges gives the search graphs that break the Graph contract. A
+// negative cycle once made Search loop forever, NaN and +Inf costs came
+// back as found paths of NaN or +Inf cost, and an edge past NumNodes was a
+// bare index panic. Now the search panics with a message naming the edge,
+// or skips edges of cost +Inf (and edges whose sum overflows to +Inf).
+func TestBadEdges(t *testing.T) {
+	e := func(to int32, c float64) core.Edge { return core.Edge{To: to, Cost: c} }
+	tests := []struct {
+		name  string
+		g     *adj
+		panic string // the start of the panic's message; "" for none
+		want  core.Result
+	}{
+		{"negative cycle", &adj{[][]core.Edge{{e(1, 1)}, {e(0, -3), e(2, 1)}, {}, {}}}, "core: graph gave node 1 an edge to node 0 of cost -3", core.Result{}},
+		{"NaN cost", &adj{[][]core.Edge{{e(1, math.NaN())}, {e(3, 1)}, {}, {}}}, "core: graph gave node 0 an edge to node 1 of cost NaN", core.Result{}},
+		{"negative infinity", &adj{[][]core.Edge{{e(3, math.Inf(-1))}, {}, {}, {}}}, "core: graph gave node 0 an edge to node 3 of cost -Inf", core.Result{}},
+		{"edge past the nodes", &adj{[][]core.Edge{{e(1, 1)}, {e(4, 1)}, {}, {}}}, "core: graph gave node 1 an edge to node 4, outside [0, 4)", core.Result{}},
+		{"negative node", &adj{[][]core.Edge{{e(-2, 1)}, {}, {}, {}}}, "core: graph gave node 0 an edge to node -2, outside [0, 4)", core.Result{}},
+		{"infinite cost is no edge", &adj{[][]core.Edge{{e(3, math.Inf(1))}, {}, {}, {}}}, "", core.Result{Status: core.Unreachable, End: -1, Expanded: 1}},
+		{"infinite edge beside a finite path", &adj{[][]core.Edge{{e(3, math.Inf(1)), e(1, 2)}, {e(3, 2)}, {}, {}}}, "", core.Result{Status: core.Found, End: 3, Cost: 4, Expanded: 2}},
+		{"overflowing sum is no path", &adj{[][]core.Edge{{e(1, math.MaxFloat64)}, {e(3, math.MaxFloat64)}, {}, {}}}, "", core.Result{Status: core.Unreachable, End: -1, Expanded: 2}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, kind := range []string{"Search", "Sliced", "SearchAll"} {
+				var got core.Result
+				msg := func() (msg string) {
+					defer func() {
+						if r := recover(); r != nil {
+							msg = fmt.Sprint(r)
+						}
+					}()
+					switch kind {
+					case "Search":
+						got = core.NewSearcher(tc.g).Search(0, 3, nil, core.Options{})
+					case "Sliced":
+						sl := core.NewSliced(tc.g)
+						sl.Begin(0, 3, nil, core.Options{})
+						for i := 0; sl.Step(1) == core.InProgress; i++ {
+							if i > 100 {
+								return "no end after 100 steps"
+							}
+						}
+						got = sl.Result()
+					case "SearchAll":
+						got = core.NewSearcher(tc.g).SearchAll(0, []int32{3}, core.Options{})
+					}
+					return ""
+				}()
+				if tc.panic == "" {
+					if msg != "" {
+						t.Fatalf("%s: panic %q, want none", kind, msg)
+					}
+					if kind == "Search" && got != tc.want {
+						t.Errorf("%s: got %+v, want %+v", kind, got, tc.want)
+					}
+					if got.Status != tc.want.Status || got.Cost != tc.want.Cost {
+						t.Errorf("%s: got %v cost %v, want %v cost %v", kind, got.Status, got.Cost, tc.want.Status, tc.want.Cost)
+					}
+					continue
+				}
+				if !strings.HasPrefix(msg, tc.panic) {
+					t.Errorf("%s: panic %q, want one starting %q", kind, msg, tc.panic)
+				}
+			}
+		})
+	}
+}
