@@ -201,6 +201,9 @@ type search struct {
 }
 
 func (s *search) init(g Graph) {
+	if g == nil {
+		panic("core: searcher of a nil graph")
+	}
 	n := g.NumNodes()
 	if n < 0 || n > math.MaxInt32 {
 		panic(fmt.Sprintf("core: graph has %d nodes, want 0..%d", n, math.MaxInt32))

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/cairn-nav/cairn/core"
+	"github.com/cairn-nav/cairn/internal/testmap"
 )
 
 // adj is a graph given by adjacency lists.
@@ -838,12 +839,7 @@ func TestBadEdges(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			for _, kind := range []string{"Search", "Sliced", "SearchAll"} {
 				var got core.Result
-				msg := func() (msg string) {
-					defer func() {
-						if r := recover(); r != nil {
-							msg = fmt.Sprint(r)
-						}
-					}()
+				msg := testmap.Panic(func() {
 					switch kind {
 					case "Search":
 						got = core.NewSearcher(tc.g).Search(0, 3, nil, core.Options{})
@@ -852,15 +848,14 @@ func TestBadEdges(t *testing.T) {
 						sl.Begin(0, 3, nil, core.Options{})
 						for i := 0; sl.Step(1) == core.InProgress; i++ {
 							if i > 100 {
-								return "no end after 100 steps"
+								panic("no end after 100 steps")
 							}
 						}
 						got = sl.Result()
 					case "SearchAll":
 						got = core.NewSearcher(tc.g).SearchAll(0, []int32{3}, core.Options{})
 					}
-					return ""
-				}()
+				})
 				if tc.panic == "" {
 					if msg != "" {
 						t.Fatalf("%s: panic %q, want none", kind, msg)
@@ -878,5 +873,17 @@ func TestBadEdges(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestNilGraph checks the documented panics of the constructors.
+func TestNilGraph(t *testing.T) {
+	for name, f := range map[string]func(){
+		"NewSearcher": func() { core.NewSearcher(nil) },
+		"NewSliced":   func() { core.NewSliced(nil) },
+	} {
+		if msg := testmap.Panic(f); msg != "core: searcher of a nil graph" {
+			t.Errorf("%s(nil): panic %q", name, msg)
+		}
 	}
 }

@@ -14,7 +14,7 @@ type Searcher struct {
 
 // NewSearcher returns a searcher for g. It allocates scratch proportional to
 // g.NumNodes(); if the graph later grows, the scratch follows at the next
-// query.
+// query. It panics when g is nil.
 func NewSearcher(g Graph) *Searcher {
 	sr := &Searcher{}
 	sr.s.init(g)
@@ -106,7 +106,7 @@ type Sliced struct {
 	s search
 }
 
-// NewSliced returns a time-sliced searcher for g.
+// NewSliced returns a time-sliced searcher for g. It panics when g is nil.
 func NewSliced(g Graph) *Sliced {
 	sl := &Sliced{}
 	sl.s.init(g)

@@ -52,7 +52,7 @@ func (c Connectivity) String() string {
 type Options struct {
 	Connectivity Connectivity
 	// Costs, when not nil, holds one terrain multiplier per cell in row-major
-	// order (index y·width + x); each must be finite and at least 1. The
+	// order (index y·width + x); each must be in [1, MaxCost]. The
 	// multipliers of blocked cells are ignored.
 	Costs []float64
 }
@@ -96,6 +96,12 @@ type Grid struct {
 // MaxCells is the largest number of cells a grid may have.
 const MaxCells = 1 << 28
 
+// MaxCost is the largest terrain multiplier. With it a path through every
+// cell of the largest grid costs at most about 2²⁸·√2·10⁹ ≈ 4·10¹⁷, far
+// inside the float64 range (multipliers near the largest float64 made a
+// single step cost +Inf).
+const MaxCost = 1e9
+
 // New builds a grid of width × height cells from free, one entry per cell in
 // row-major order (index y·width + x), true where the cell is passable. It
 // labels connected regions, which costs O(width·height) once.
@@ -132,8 +138,8 @@ func New(width, height int, free []bool, opt Options) (*Grid, error) {
 				if !free[y*width+x] {
 					continue // ignored, as documented
 				}
-				if !(c >= 1) || math.IsInf(c, 1) {
-					return nil, fmt.Errorf("grid: terrain cost %v at (%d,%d), want a finite value ≥ 1", c, x, y)
+				if !(c >= 1 && c <= MaxCost) {
+					return nil, fmt.Errorf("grid: terrain cost %v at (%d,%d), want a value in [1, %g]", c, x, y, float64(MaxCost))
 				}
 				g.cost[(y+1)*g.pw+x+1] = c
 			}

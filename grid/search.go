@@ -139,8 +139,11 @@ func (c *query) init(g *Grid) {
 }
 
 // NewSearcher returns a searcher for g. Its scratch takes about 16 bytes per
-// cell.
+// cell. It panics when g is nil.
 func NewSearcher(g *Grid) *Searcher {
+	if g == nil {
+		panic("grid: NewSearcher of a nil grid")
+	}
 	s := &Searcher{}
 	s.init(g)
 	s.s = core.NewSearcher(&s.q)
@@ -276,8 +279,11 @@ type Sliced struct {
 }
 
 // NewSliced returns a time-sliced searcher for g; its scratch takes about 16
-// bytes per cell.
+// bytes per cell. It panics when g is nil.
 func NewSliced(g *Grid) *Sliced {
+	if g == nil {
+		panic("grid: NewSliced of a nil grid")
+	}
 	s := &Sliced{}
 	s.init(g)
 	s.s = core.NewSliced(&s.q)

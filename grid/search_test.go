@@ -698,3 +698,13 @@ func TestSearchAllocs(t *testing.T) {
 		})
 	}
 }
+
+// TestNilGrid checks the documented panics of the constructors.
+func TestNilGrid(t *testing.T) {
+	if msg := testmap.Panic(func() { grid.NewSearcher(nil) }); msg != "grid: NewSearcher of a nil grid" {
+		t.Errorf("NewSearcher(nil): panic %q", msg)
+	}
+	if msg := testmap.Panic(func() { grid.NewSliced(nil) }); msg != "grid: NewSliced of a nil grid" {
+		t.Errorf("NewSliced(nil): panic %q", msg)
+	}
+}

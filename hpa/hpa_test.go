@@ -620,3 +620,10 @@ func TestAppendAbstractAfterNoSearch(t *testing.T) {
 		t.Fatalf("after an error: abstract path %v at level %d, want none", abs, level)
 	}
 }
+
+// TestNewQueryNil checks the documented panic of a nil graph.
+func TestNewQueryNil(t *testing.T) {
+	if msg := testmap.Panic(func() { hpa.NewQuery(nil) }); msg != "hpa: NewQuery of a nil graph" {
+		t.Errorf("NewQuery(nil): panic %q", msg)
+	}
+}

@@ -15,9 +15,7 @@ import "fmt"
 // panics otherwise. It is O(degree), allocates only to grow dst, and is
 // safe for concurrent use.
 func (h *Graph) AppendEdges(dst []int32, n int, level int) []int32 {
-	if n < 0 || n >= len(h.nodes) {
-		panic(fmt.Sprintf("hpa: AppendEdges of node %d, want 0 to %d", n, len(h.nodes)-1))
-	}
+	h.checkNode(n)
 	if level < 1 || level > h.Levels() {
 		panic(fmt.Sprintf("hpa: AppendEdges at level %d, want 1 to %d", level, h.Levels()))
 	}

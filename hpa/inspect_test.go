@@ -3,6 +3,7 @@ package hpa_test
 import (
 	"fmt"
 	"image"
+	"math"
 	"slices"
 	"testing"
 
@@ -172,5 +173,34 @@ func TestAppendEdgesAllocs(t *testing.T) {
 	})
 	if allocs != 0 {
 		t.Errorf("%v allocations, want 0 with room in dst", allocs)
+	}
+}
+
+// TestNodeOutOfRange checks the documented panics of the node accessors,
+// on graphs of one and of two levels. With one level, NodeLevel(−1) once
+// answered 1.
+func TestNodeOutOfRange(t *testing.T) {
+	g := testmap.Random(2, 40, 40, 0.1, grid.Options{})
+	for _, levels := range []int{1, 2} {
+		hg, err := hpa.Build(g, hpa.Options{ClusterSize: 8, Levels: levels})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := hg.Stats().Nodes
+		for _, id := range []int{-1, n, math.MaxInt, math.MinInt} {
+			want := fmt.Sprintf("hpa: node %d out of range [0, %d)", id, n)
+			for name, f := range map[string]func(){
+				"NodeLevel":   func() { hg.NodeLevel(id) },
+				"NodeCell":    func() { hg.NodeCell(id) },
+				"AppendEdges": func() { hg.AppendEdges(nil, id, 1) },
+			} {
+				if msg := testmap.Panic(f); msg != want {
+					t.Errorf("levels %d: %s(%d): panic %q, want %q", levels, name, id, msg, want)
+				}
+			}
+		}
+		if l := hg.NodeLevel(n - 1); l < 1 || l > levels {
+			t.Errorf("levels %d: NodeLevel(%d) = %d", levels, n-1, l)
+		}
 	}
 }

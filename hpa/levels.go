@@ -1,6 +1,7 @@
 package hpa
 
 import (
+	"fmt"
 	"image"
 	"math"
 	"slices"
@@ -275,11 +276,16 @@ func (h *Graph) LevelStats(l int) (clusters, nodes, edges int) {
 
 // NodeCell returns the cell of abstract node n, for pictures and tools; n
 // runs from 0 to Stats().Nodes−1. It panics when n is out of range.
-func (h *Graph) NodeCell(n int) image.Point { return h.nodes[n].cell() }
+func (h *Graph) NodeCell(n int) image.Point {
+	h.checkNode(n)
+	return h.nodes[n].cell()
+}
 
 // NodeLevel returns the highest level at which node n is a node (1 to
-// [Graph.Levels]).
+// [Graph.Levels]); n runs from 0 to Stats().Nodes−1. It panics when n is
+// out of range (with one level, −1 once got the answer 1).
 func (h *Graph) NodeLevel(n int) int {
+	h.checkNode(n)
 	l := 1
 	for l < h.Levels() {
 		lv := &h.levels[l-1]
@@ -289,6 +295,13 @@ func (h *Graph) NodeLevel(n int) int {
 		l++
 	}
 	return l
+}
+
+// checkNode panics with a message when n is not a node of h.
+func (h *Graph) checkNode(n int) {
+	if uint(n) >= uint(len(h.nodes)) {
+		panic(fmt.Sprintf("hpa: node %d out of range [0, %d)", n, len(h.nodes)))
+	}
 }
 
 // pruneIntra drops from the intra-cluster edges of one cluster every edge

@@ -45,8 +45,11 @@ type Query struct {
 	lastLevel  int // level of the latest abstract search, 0 when none
 }
 
-// NewQuery returns a query object for h.
+// NewQuery returns a query object for h. It panics when h is nil.
 func NewQuery(h *Graph) *Query {
+	if h == nil {
+		panic("hpa: NewQuery of a nil graph")
+	}
 	q := &Query{h: h, cs: newClusterSearch(h)}
 	q.view.h = h
 	q.view.goalCost = make([]float64, len(h.nodes))

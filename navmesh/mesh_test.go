@@ -220,6 +220,39 @@ func TestRaycast(t *testing.T) {
 	t.Logf("%d rays, %d hits", n, hits)
 }
 
+// TestRaycastInfinite casts rays toward points with infinite coordinates
+// across an open room, on both kinds of grid mesh. They once hit at NaN;
+// now they hit where they leave the room.
+func TestRaycastInfinite(t *testing.T) {
+	g := testmap.Random(1, 10, 8, 0, grid.Options{})
+	inf := math.Inf(1)
+	from := mgl64.Vec2{2.5, 3.5}
+	tests := []struct {
+		to, want mgl64.Vec2
+	}{
+		{mgl64.Vec2{inf, 3.5}, mgl64.Vec2{10, 3.5}},
+		{mgl64.Vec2{-inf, 1e9}, mgl64.Vec2{0, 3.5}},
+		{mgl64.Vec2{7, inf}, mgl64.Vec2{2.5, 8}},
+		{mgl64.Vec2{inf, -inf}, mgl64.Vec2{6, 0}},
+		{mgl64.Vec2{math.NaN(), 3}, from},
+	}
+	for _, rects := range []bool{false, true} {
+		m, err := navmesh.FromGrid(g, navmesh.Options{Rectangles: rects})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tc := range tests {
+			hit, at := m.Raycast(from, tc.to)
+			if !hit || at.Sub(tc.want).Len() > 1e-9 {
+				t.Errorf("rectangles %v: Raycast(%v, %v) = %v, %v; want a hit at %v", rects, from, tc.to, hit, at, tc.want)
+			}
+		}
+		if hit, at := m.Raycast(mgl64.Vec2{inf, 1}, from); !hit || at[0] != inf {
+			t.Errorf("rectangles %v: Raycast from an infinite point = %v, %v; want a hit there", rects, hit, at)
+		}
+	}
+}
+
 func TestRaycastDrawn(t *testing.T) {
 	g, _, _ := fromDrawing(t, `
 		....#

@@ -55,8 +55,11 @@ type Query struct {
 const firstLimit = 1 << 12
 
 // NewQuery returns a query object for m. It allocates scratch in
-// proportion to the mesh's vertices.
+// proportion to the mesh's vertices. It panics when m is nil.
 func NewQuery(m *Mesh) *Query {
+	if m == nil {
+		panic("navmesh: NewQuery of a nil mesh")
+	}
 	q := &Query{m: m}
 	q.g.m = m
 	q.g.limit = firstLimit

@@ -352,3 +352,10 @@ func TestConcurrentQueries(t *testing.T) {
 		t.Error(e)
 	}
 }
+
+// TestNewQueryNil checks the documented panic of a nil mesh.
+func TestNewQueryNil(t *testing.T) {
+	if msg := testmap.Panic(func() { navmesh.NewQuery(nil) }); msg != "navmesh: NewQuery of a nil mesh" {
+		t.Errorf("NewQuery(nil): panic %q", msg)
+	}
+}

@@ -17,16 +17,26 @@ const rayEps = 1e-12
 // boundary; the segment may run along them and may touch them at a corner,
 // but it may not pass between two polygons that meet only at a point (the
 // grid's no-corner-cutting rule). A from off the mesh is a hit at from; a
-// from where polygons meet starts in the one the segment enters.
+// from where polygons meet starts in the one the segment enters. A to with
+// an infinite coordinate makes the segment a ray (toward +x for (+Inf, 5),
+// along the diagonal for (+Inf, −Inf)), which always hits: at is where it
+// leaves the mesh. A from or to with a NaN coordinate, or an infinite from,
+// is a hit at from.
 //
 // It visits the polygons along the segment, O(k·d) for k polygons of at
 // most d vertices and neighbours, and does not allocate. Decisions at
 // polygon edges are made within a tolerance of 10⁻¹² of the segment.
 func (m *Mesh) Raycast(from, to mgl64.Vec2) (hit bool, at mgl64.Vec2) {
+	if !finite(from) || math.IsNaN(to[0]) || math.IsNaN(to[1]) {
+		return true, from
+	}
 	var buf [16]PolyID
 	ps := m.appendAround(buf[:0], from)
 	if len(ps) == 0 {
 		return true, from
+	}
+	if !finite(to) {
+		to = m.beyond(from, to)
 	}
 	d := to.Sub(from)
 	// From a point several polygons share, start in one the ray goes into:
@@ -108,4 +118,29 @@ func (m *Mesh) clip(id PolyID, from, d mgl64.Vec2) (in, out float64) {
 		}
 	}
 	return in, out
+}
+
+func finite(p mgl64.Vec2) bool {
+	return !math.IsNaN(p[0]) && !math.IsInf(p[0], 0) && !math.IsNaN(p[1]) && !math.IsInf(p[1], 0)
+}
+
+// beyond returns a point off the mesh on the ray from from, a point of the
+// mesh, toward to, which has an infinite coordinate: each infinite
+// coordinate gives the ray's direction along its axis, and a finite one
+// none.
+func (m *Mesh) beyond(from, to mgl64.Vec2) mgl64.Vec2 {
+	var b box
+	if m.idx != nil {
+		b = m.idx.bounds
+	} else {
+		b = box{max: mgl64.Vec2{float64(m.w), float64(m.h)}}
+	}
+	far := 2 * (b.max[0] - b.min[0] + b.max[1] - b.min[1] + 1)
+	var dir mgl64.Vec2
+	for i := range 2 {
+		if math.IsInf(to[i], 0) {
+			dir[i] = math.Copysign(1, to[i])
+		}
+	}
+	return from.Add(dir.Mul(far))
 }

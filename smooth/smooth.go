@@ -23,8 +23,15 @@ import (
 	"math"
 )
 
-// LineOfSight reports whether an agent can walk straight from a to b.
+// LineOfSight reports whether an agent can walk straight from a to b. The
+// functions that take one panic when it is nil, whatever the path.
 type LineOfSight func(a, b image.Point) bool
+
+func checkLOS(los LineOfSight) {
+	if los == nil {
+		panic("smooth: nil line-of-sight function")
+	}
+}
 
 // AppendTurns appends to dst the turning points of path and returns the
 // extended slice. It is a single greedy pass: it keeps path[0]; then, from
@@ -47,6 +54,7 @@ type LineOfSight func(a, b image.Point) bool
 // Otherwise los is called at most len(path)−2 times. dst may be path[:0]
 // to smooth in place. AppendTurns does not allocate when dst has room.
 func AppendTurns(dst []image.Point, path []image.Point, los LineOfSight) []image.Point {
+	checkLOS(los)
 	n := len(path)
 	if n <= 2 {
 		return append(dst, path...)
@@ -80,6 +88,7 @@ func AppendTurns(dst []image.Point, path []image.Point, los LineOfSight) []image
 // dst may be path[:0] to smooth in place. It does not allocate when dst has
 // room.
 func AppendCornerTurns(dst []image.Point, path []image.Point, los LineOfSight) []image.Point {
+	checkLOS(los)
 	n := len(path)
 	if n <= 2 {
 		return append(dst, path...)
@@ -126,6 +135,7 @@ func nextCorner(path []image.Point, i int) int {
 // points AppendTurns keeps (in practice a few times m). dst may be path[:0]
 // to smooth in place. AppendTaut does not allocate when dst has room.
 func AppendTaut(dst []image.Point, path []image.Point, los LineOfSight) []image.Point {
+	checkLOS(los)
 	start := len(dst)
 	dst = AppendTurns(dst, path, los)
 	pts := dst[start:]
@@ -154,8 +164,9 @@ func AppendTaut(dst []image.Point, path []image.Point, los LineOfSight) []image.
 func Length(pts []image.Point) float64 {
 	var sum float64
 	for i := 1; i < len(pts); i++ {
-		d := pts[i].Sub(pts[i-1])
-		sum += math.Hypot(float64(d.X), float64(d.Y))
+		// In floats: the difference of extreme coordinates overflows an int.
+		a, b := pts[i-1], pts[i]
+		sum += math.Hypot(float64(b.X)-float64(a.X), float64(b.Y)-float64(a.Y))
 	}
 	return sum
 }

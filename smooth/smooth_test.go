@@ -11,6 +11,7 @@ import (
 
 	"github.com/cairn-nav/cairn/core"
 	"github.com/cairn-nav/cairn/grid"
+	"github.com/cairn-nav/cairn/internal/testmap"
 	"github.com/cairn-nav/cairn/smooth"
 )
 
@@ -527,5 +528,34 @@ func TestAppendCornerTurns(t *testing.T) {
 	t.Logf("total length: every cell %.1f, corners only %.1f (%+.2f%%)", sumTurns, sumCorners, 100*(sumCorners/sumTurns-1))
 	if sumCorners > 1.02*sumTurns {
 		t.Errorf("corner turns %.1f, more than 2%% longer than greedy turns %.1f", sumCorners, sumTurns)
+	}
+}
+
+// TestLengthExtremes measures a polyline between the most distant
+// coordinates an image.Point holds; their difference once overflowed an
+// int and gave a length of 1.
+func TestLengthExtremes(t *testing.T) {
+	pts := []image.Point{{math.MinInt, 0}, {math.MaxInt, 0}, {math.MaxInt, math.MinInt}}
+	want := float64(math.MaxInt) - 2*float64(math.MinInt) // 2⁶⁴ + 2⁶³
+	if got := smooth.Length(pts); got != want {
+		t.Errorf("Length(%v) = %v, want %v", pts, got, want)
+	}
+}
+
+// TestNilLineOfSight checks the documented panic of a nil line-of-sight
+// function, for paths short enough never to call it too.
+func TestNilLineOfSight(t *testing.T) {
+	for name, f := range map[string]func([]image.Point, []image.Point, smooth.LineOfSight) []image.Point{
+		"AppendTurns": smooth.AppendTurns, "AppendCornerTurns": smooth.AppendCornerTurns, "AppendTaut": smooth.AppendTaut,
+	} {
+		for n := range 4 {
+			path := make([]image.Point, n)
+			for i := range path {
+				path[i] = image.Pt(i, i%2)
+			}
+			if msg := testmap.Panic(func() { f(nil, path, nil) }); msg != "smooth: nil line-of-sight function" {
+				t.Errorf("%s of %d points with a nil function: panic %q", name, n, msg)
+			}
+		}
 	}
 }

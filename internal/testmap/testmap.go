@@ -198,3 +198,18 @@ func CheckPath(g *grid.Grid, path []image.Point, from, to image.Point) (float64,
 	}
 	return g.PathCost(path)
 }
+
+// Panic calls f and returns the message of its panic, or "" when it
+// returns normally.
+func Panic(f func()) (msg string) {
+	defer func() {
+		if r := recover(); r != nil {
+			msg = fmt.Sprint(r)
+			if msg == "" {
+				msg = "panic with an empty message"
+			}
+		}
+	}()
+	f()
+	return ""
+}
