@@ -6,10 +6,14 @@
 //
 //	hpabuild -map FILE.map -o FILE.hpa [-cluster N] [-max-entrance N] [-levels L] [-png FILE]
 //
-// It writes the file atomically (a temporary file in the same directory,
-// synced, then renamed over the target) and prints the graph's statistics,
-// the build time and the file size on stdout. While it builds, a progress
-// bar runs on stderr when stderr is a terminal.
+// It checks first that the graph file can be written (its directory exists
+// and takes files, and it is not a directory itself), then builds, writes
+// the file atomically (a temporary file .FILE.hpa.tmpNNN in the same
+// directory, synced, then renamed over the target) and prints the graph's
+// statistics, the build time and the file size on stdout. A process killed
+// while writing leaves that temporary file behind; the next write of the
+// same file removes it once it is an hour old, and it is safe to delete.
+// While it builds, a progress bar runs on stderr when stderr is a terminal.
 //
 // With -png it then draws the graph, scaled like pathfind's pictures: the
 // map, the level-1 cluster borders, the borders of the clusters of higher
@@ -17,8 +21,8 @@
 // node, and every abstract node as a square coloured by its highest level.
 // The edges are left out when the picture has fewer than 2 pixels a cell
 // (maps over 512 cells a side), where they would hide the map. The picture
-// is written atomically too, and the directory it goes to is checked before
-// the build starts.
+// is written atomically too, and checked like the graph file before the
+// build starts.
 //
 // Bad input gives one line on stderr starting with "hpabuild: " and exit
 // status 2 for usage errors, 1 for others.
@@ -139,9 +143,13 @@ func build(args []string, stdout, stderr io.Writer) error {
 	case f.png != "" && (filepath.Clean(f.png) == filepath.Clean(f.out) || sameFile(f.png, f.out)):
 		return usagef("-png %s is the graph file too", f.png)
 	}
+	// Fail before the build, not after it.
+	if err := atomicfile.Check(f.out); err != nil {
+		return fmt.Errorf("-o %w", err)
+	}
 	if f.png != "" {
-		if err := picture.CheckOutDir("-png", f.png); err != nil {
-			return err
+		if err := atomicfile.Check(f.png); err != nil {
+			return fmt.Errorf("-png %w", err)
 		}
 	}
 

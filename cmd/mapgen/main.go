@@ -117,6 +117,9 @@ func world(args []string, stdout io.Writer) error {
 	case *size < mapgen.MinSize || *size > maxSide:
 		return usagef("world: -size %d, want %d to %d", *size, mapgen.MinSize, maxSide)
 	}
+	if err := atomicfile.Check(*out); err != nil {
+		return fmt.Errorf("world: -o %w", err)
+	}
 	t0 := time.Now()
 	g, err := mapgen.World(mapgen.WorldOptions{Seed: *seed, Width: *size, Height: *size})
 	if err != nil {
@@ -146,6 +149,9 @@ func scale(args []string, stdout io.Writer) error {
 		return usagef("scale: -k %d, want 1 or more", *k)
 	case sameFile(*in, *out):
 		return usagef("scale: -o %s is the input map itself", *out)
+	}
+	if err := atomicfile.Check(*out); err != nil {
+		return fmt.Errorf("scale: -o %w", err)
 	}
 	t0 := time.Now()
 	g, err := grid.LoadMap(*in, grid.Options{})

@@ -177,7 +177,7 @@ func TestErrors(t *testing.T) {
 		{"world large", []string{"world", "-o", out, "-size", "16385"}, 2, "world: -size 16385, want 16 to 16384"},
 		{"world negative seed", []string{"world", "-o", out, "-seed", "-1"}, 2, "invalid value"},
 		{"world extra", []string{"world", "-o", out, "more"}, 2, `unexpected argument "more"`},
-		{"world no dir", []string{"world", "-o", missingDir, "-size", "16"}, 1, "writing " + missingDir},
+		{"world no dir", []string{"world", "-o", missingDir, "-size", "16"}, 1, "world: -o " + missingDir + ": stat "},
 		{"scale without -map", []string{"scale", "-k", "2", "-o", out}, 2, "scale: -map is required"},
 		{"scale without -o", []string{"scale", "-map", good, "-k", "2"}, 2, "scale: -o is required"},
 		{"scale without -k", []string{"scale", "-map", good, "-o", out}, 2, "scale: -k 0, want 1 or more"},
@@ -185,7 +185,7 @@ func TestErrors(t *testing.T) {
 		{"scale missing map", []string{"scale", "-map", filepath.Join(dir, "none.map"), "-k", "2", "-o", out}, 1, "no such file"},
 		{"scale bad map", []string{"scale", "-map", bad, "-k", "2", "-o", out}, 1, `bad.map:5: bad character "x" in column 2`},
 		{"scale too large", []string{"scale", "-map", good, "-k", "20000", "-o", out}, 1, "2×1 map scaled 20000 times exceeds"},
-		{"scale no dir", []string{"scale", "-map", good, "-k", "2", "-o", missingDir}, 1, "writing " + missingDir},
+		{"scale no dir", []string{"scale", "-map", good, "-k", "2", "-o", missingDir}, 1, "scale: -o " + missingDir + ": stat "},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			stdout, stderr, code := mapgenCmd(t, tc.args...)

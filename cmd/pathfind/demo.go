@@ -14,6 +14,7 @@ import (
 	"github.com/cairn-nav/cairn/cmd/internal/picture"
 	"github.com/cairn-nav/cairn/grid"
 	"github.com/cairn-nav/cairn/hpa"
+	"github.com/cairn-nav/cairn/internal/atomicfile"
 	"github.com/cairn-nav/cairn/internal/gridcheck"
 	"github.com/cairn-nav/cairn/mapgen"
 )
@@ -57,8 +58,8 @@ func setupDemo(fs *flag.FlagSet) func(io.Writer) error {
 		case *out == "":
 			return usagef("-o is empty")
 		}
-		if err := picture.CheckOutDir("-o", *out); err != nil {
-			return err
+		if err := atomicfile.Check(*out); err != nil {
+			return fmt.Errorf("-o %w", err)
 		}
 		return demo(stdout, *size, *seed, *out)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/cairn-nav/cairn/cmd/internal/picture"
 	"github.com/cairn-nav/cairn/grid"
+	"github.com/cairn-nav/cairn/internal/atomicfile"
 	"github.com/cairn-nav/cairn/navmesh"
 )
 
@@ -38,8 +39,8 @@ func setupRoute(fs *flag.FlagSet) func(io.Writer) error {
 			return err
 		}
 		if *pngPath != "" {
-			if err := picture.CheckOutDir("-png", *pngPath); err != nil {
-				return err
+			if err := atomicfile.Check(*pngPath); err != nil {
+				return fmt.Errorf("-png %w", err)
 			}
 		}
 		g, err := grid.LoadMap(*mapPath, grid.Options{})

@@ -96,6 +96,11 @@ func setupScen(fs *flag.FlagSet) func(io.Writer) error {
 		if err := rf.check(); err != nil {
 			return err
 		}
+		if *pathsOut != "" {
+			if err := atomicfile.Check(*pathsOut); err != nil {
+				return fmt.Errorf("-paths %w", err)
+			}
+		}
 		t0 := time.Now()
 		g, err := grid.LoadMap(*mapPath, grid.Options{})
 		if err != nil {

@@ -20,7 +20,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 
 	"github.com/go-gl/mathgl/mgl64"
 
@@ -403,22 +402,6 @@ func (c *Canvas) WritePNG(path string) error {
 		return bw.Flush()
 	})
 	return err
-}
-
-// CheckOutDir returns an error unless the directory that path would be
-// written to exists, so that a long command fails before its work rather
-// than after it. The error starts with flagName and path, as in
-// "-png out/r.png: stat out: no such file or directory".
-func CheckOutDir(flagName, path string) error {
-	dir := filepath.Dir(path)
-	fi, err := os.Stat(dir)
-	if err != nil {
-		return fmt.Errorf("%s %s: %w", flagName, path, err)
-	}
-	if !fi.IsDir() {
-		return fmt.Errorf("%s %s: %s is not a directory", flagName, path, dir)
-	}
-	return nil
 }
 
 // ReadPNG decodes the PNG file at path, for checking pictures the commands

@@ -190,29 +190,3 @@ func TestWritePNG(t *testing.T) {
 		t.Errorf("the folder holds %d entries, want only demo.png", len(entries))
 	}
 }
-
-func TestCheckOutDir(t *testing.T) {
-	dir := t.TempDir()
-	file := filepath.Join(dir, "file")
-	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	for _, tc := range []struct {
-		name, path, want string // want: in the error; empty for none
-	}{
-		{"folder exists", filepath.Join(dir, "p.png"), ""},
-		{"current folder", "p.png", ""},
-		{"missing folder", filepath.Join(dir, "missing", "p.png"), "-png " + filepath.Join(dir, "missing", "p.png") + ": "},
-		{"folder is a file", filepath.Join(file, "p.png"), file + " is not a directory"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			err := CheckOutDir("-png", tc.path)
-			switch {
-			case tc.want == "" && err != nil:
-				t.Errorf("error %v, want none", err)
-			case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
-				t.Errorf("error %v, want one mentioning %q", err, tc.want)
-			}
-		})
-	}
-}
