@@ -29,7 +29,9 @@ func erodePolygons(in *polyIn, m *Mesh, opt Options) (*Mesh, error) {
 	r := opt.Radius // checked by FromPolygons
 	c := opt.CellSize
 	if c == 0 {
-		c = r / 2
+		if c = r / 2; c < minCoord {
+			return nil, fmt.Errorf("navmesh: agent radius %v makes default cells of %g (Radius/2), below the smallest cell size %g: set Options.CellSize", r, c, minCoord)
+		}
 	}
 	if math.IsNaN(c) || math.IsInf(c, 0) || c <= 0 {
 		return nil, fmt.Errorf("navmesh: cell size %v, want a finite value > 0", opt.CellSize)

@@ -286,29 +286,34 @@ func TestErodeEdgeCases(t *testing.T) {
 		name string
 		mp   orb.MultiPolygon
 		opt  Options
-		fail bool // FromPolygons must refuse it
+		fail bool   // FromPolygons must refuse it
+		want string // in the error, when not empty
 	}{
 		// 9 − r rounds up to 8, a cell side: the row of cells below
 		// it, 1 from the top wall, was never tested against it.
-		{"range rounding", sq(0, 0, 8, 9), Options{Radius: 1 + 0x1p-52}, false},
+		{"range rounding", sq(0, 0, 8, 9), Options{Radius: 1 + 0x1p-52}, false, ""},
 		// A wall's distance from a cell corner far from the origin,
 		// rounded by more than r·10⁻⁹.
-		{"far slanted wall", slant, Options{Radius: 1 + 0x1p-40, CellSize: 0.125}, false},
+		{"far slanted wall", slant, Options{Radius: 1 + 0x1p-40, CellSize: 0.125}, false, ""},
 		// (x + r)/c beyond what an int holds: no cell was tested.
-		{"radius beyond int", sq(0, 0, 10, 10), Options{Radius: 1e20, CellSize: 1}, true},
-		{"radius max", sq(-10, -10, 10, 10), Options{Radius: math.MaxFloat64, CellSize: 1}, true},
+		{"radius beyond int", sq(0, 0, 10, 10), Options{Radius: 1e20, CellSize: 1}, true, ""},
+		{"radius max", sq(-10, -10, 10, 10), Options{Radius: math.MaxFloat64, CellSize: 1}, true, ""},
 		// Cells of 2⁻⁴⁰ at 2²⁰: their corners are not floats.
-		{"cells below the coordinates' precision", sq(1<<20, 0, 1<<20+0x1p-30, 0x1p-30), Options{Radius: 0x1p-38, CellSize: 0x1p-40}, true},
+		{"cells below the coordinates' precision", sq(1<<20, 0, 1<<20+0x1p-30, 0x1p-30), Options{Radius: 0x1p-38, CellSize: 0x1p-40}, true, ""},
 		// Corners at multiples of 2⁻³³⁷, below 10⁻¹⁰⁰, which Read refuses.
-		{"cells below 1e-100", sq(0, 0, 4e-100, 4e-100), Options{Radius: 1e-101}, true},
+		{"cells below 1e-100", sq(0, 0, 4e-100, 4e-100), Options{Radius: 1e-101, CellSize: 1e-102}, true, "cells of"},
+		// Default cells of half a radius below 1e-100: the error once
+		// named a cell size of 0 to a caller who never set one.
+		{"default cells below 1e-100", sq(0, 0, 4e-100, 4e-100), Options{Radius: 1e-101}, true, "agent radius 1e-101 makes default cells"},
+		{"the smallest radius", sq(0, 0, 1, 1), Options{Radius: 5e-324}, true, "agent radius 5e-324 makes default cells of 0"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m, err := FromPolygons(tc.mp, tc.opt)
 			switch {
 			case tc.fail && err == nil:
 				t.Fatalf("a mesh of %d polygons, want an error", m.NumPolys())
-			case tc.fail && !strings.HasPrefix(err.Error(), "navmesh: "):
-				t.Fatalf("error %q", err)
+			case tc.fail && (!strings.HasPrefix(err.Error(), "navmesh: ") || !strings.Contains(err.Error(), tc.want)):
+				t.Fatalf("error %q, want one mentioning %q", err, tc.want)
 			case tc.fail:
 				t.Log(err)
 				return
