@@ -222,3 +222,44 @@ func ExampleGrid_Erode() {
 	// ########
 	// ########
 }
+
+// FuzzErode compares Erode with the brute-force oracle on small grids made
+// from the fuzzer's bytes (one bit a cell) and any radius it finds.
+func FuzzErode(f *testing.F) {
+	f.Add(uint8(9), []byte{0xff, 0x0f, 0xf0, 0x81, 0x7e, 0xff, 0xff, 0xff, 0xff, 0xff}, 1.5)
+	f.Add(uint8(3), []byte{0xff}, 0.0)
+	f.Add(uint8(16), []byte{0xff, 0xff, 0xff, 0xfe, 0xff, 0xff, 0xff, 0xff, 0xdf, 0xff, 0xff, 0xff, 0xff}, math.Sqrt(8))
+	f.Fuzz(func(t *testing.T, width uint8, bits []byte, r float64) {
+		w := int(width%24) + 1
+		if len(bits) == 0 || len(bits) > 72 {
+			return
+		}
+		h := (len(bits)*8 + w - 1) / w
+		free := make([]bool, w*h)
+		for i := range free {
+			free[i] = i/8 < len(bits) && bits[i/8]&(1<<(i%8)) != 0
+		}
+		g, err := grid.New(w, h, free, grid.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, err := g.Erode(r)
+		if math.IsNaN(r) || math.IsInf(r, 0) || r < 0 {
+			if err == nil {
+				t.Fatalf("radius %v: no error", r)
+			}
+			return
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := keptBrute(g, math.Min(r, 64)) // beyond the map, 64 keeps nothing either
+		for y := range h {
+			for x := range w {
+				if p := image.Pt(x, y); e.Passable(p) != want[y*w+x] {
+					t.Fatalf("radius %v: cell %v kept %v, want %v\n%s", r, p, e.Passable(p), want[y*w+x], testmap.Render(g, []image.Point{p}))
+				}
+			}
+		}
+	})
+}
