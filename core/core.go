@@ -47,12 +47,20 @@ type Edge struct {
 
 // Graph is what the search needs of a graph. Implementations must be safe for
 // concurrent reads if several searchers share them.
+//
+// A graph may make its nodes while it is searched, as the navmesh's search
+// graph does: NumNodes is read when a search begins, and is then a bound
+// on the IDs its edges may name during that search.
 type Graph interface {
 	// NumNodes returns the number of nodes; IDs run from 0 to NumNodes()-1.
 	NumNodes() int
 	// AppendEdges appends the out-edges of node n to dst and returns the
-	// extended slice. It is called once per expansion and should not
-	// allocate when dst has room.
+	// extended slice. It should not allocate when dst has room. It is
+	// called once per expansion, and once more per node of the result's
+	// path only after a search in which an expanded node was improved and
+	// expanded again (a heuristic that is not consistent, or a weight above
+	// 1, can do that): the path's cost is then summed from its edges, which
+	// must be the same as before.
 	AppendEdges(dst []Edge, n int32) []Edge
 }
 
@@ -381,9 +389,11 @@ func (s *search) checkEdge(u int32, e Edge) {
 
 func (s *search) finish(r Result) {
 	r.Expanded = s.expanded
-	if r.End >= 0 && (s.reopened || r.Status == BudgetSpent) {
+	if r.End >= 0 && s.reopened {
 		// The node's g may predate an improvement of one of its ancestors;
 		// the path runs through the improved ancestors, so cost that path.
+		// Without a reopened node every g is the cost of its parent chain:
+		// a node improved while open has no children yet.
 		r.Cost = s.chainCost(r.End)
 	}
 	s.res = r

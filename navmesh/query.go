@@ -135,7 +135,7 @@ func (q *Query) AppendPathOpt(dst []mgl64.Vec2, from, to mgl64.Vec2, opt QueryOp
 	budget := max(opt.MaxExpansions, 0)
 	var r core.Result
 	for {
-		g.begin(from, to, budget)
+		g.begin(from, to)
 		r = q.s.Search(0, 1, &q.h, core.Options{MaxExpansions: budget})
 		if !g.overflow {
 			break
@@ -146,8 +146,6 @@ func (q *Query) AppendPathOpt(dst []mgl64.Vec2, from, to mgl64.Vec2, opt QueryOp
 	switch r.Status {
 	case core.Found:
 	case core.BudgetSpent:
-		// r.Cost is not used: the core costs a partial path by asking for
-		// the edges along it again, which the search refuses (see budget).
 		if r.End != 1 {
 			end, last = g.partial()
 		}

@@ -48,11 +48,6 @@ type search struct {
 	best    []float64
 	bestGen []uint32
 	gen     uint32
-	// budget is the query's MaxExpansions (0: none) and calls counts the
-	// expansions so far. The core search expands at most budget nodes; a
-	// later call of AppendEdges comes from its costing of the partial path
-	// (it asks again for the edges along it) and must make no nodes.
-	budget, calls int
 }
 
 // Tolerances. sinEps is the sine of the angle below which three points count
@@ -63,10 +58,9 @@ const (
 	costEps = 1e-10
 )
 
-func (s *search) begin(from, to mgl64.Vec2, budget int) {
+func (s *search) begin(from, to mgl64.Vec2) {
 	s.start, s.goal = from, to
 	s.overflow = false
-	s.budget, s.calls = budget, 0
 	s.gen++
 	if s.gen == 0 {
 		clear(s.bestGen)
@@ -104,13 +98,10 @@ func (s *search) isGoalPoly(p PolyID) bool {
 	return false
 }
 
+// AppendEdges makes the successors of node id. The core asks only once per
+// node: every node but the goal has one edge into it, made with it, so no
+// node is ever improved, let alone reopened (see [core.Graph]).
 func (s *search) AppendEdges(dst []core.Edge, id int32) []core.Edge {
-	if s.budget > 0 {
-		if s.calls >= s.budget {
-			return dst // see budget
-		}
-		s.calls++
-	}
 	n := s.nodes[id] // a copy: expanding appends to s.nodes
 	if n.root >= 0 && n.g > s.bestAt(n.root)*(1+costEps) {
 		return dst // a cheaper way to this node's root was found since
