@@ -19,7 +19,7 @@ func (g *Grid) buildBits() {
 	b.cw = (ph + 63) / 64
 	b.rows = make([]uint64, ph*b.rw)
 	b.cols = make([]uint64, g.pw*b.cw)
-	for y := 0; y < ph; y++ {
+	for y := range ph {
 		for x := 0; x < g.pw; x++ {
 			if g.free[y*g.pw+x] {
 				b.rows[y*b.rw+x>>6] |= 1 << (x & 63)

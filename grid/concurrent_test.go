@@ -25,9 +25,7 @@ func TestConcurrentSearchers(t *testing.T) {
 	var wg sync.WaitGroup
 	errs := make(chan string, 8)
 	for w := range 4 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			s := grid.NewSearcher(g)
 			var path []image.Point
 			for k := range 3 * len(pairs) {
@@ -42,7 +40,7 @@ func TestConcurrentSearchers(t *testing.T) {
 					return
 				}
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	close(errs)

@@ -124,7 +124,7 @@ func New(width, height int, free []bool, opt Options) (*Grid, error) {
 	g := &Grid{w: width, h: height, pw: width + 2, conn: opt.Connectivity}
 	n := g.pw * (height + 2)
 	g.free = make([]bool, n)
-	for y := 0; y < height; y++ {
+	for y := range height {
 		copy(g.free[(y+1)*g.pw+1:], free[y*width:(y+1)*width])
 	}
 	if opt.Costs != nil {
@@ -132,8 +132,8 @@ func New(width, height int, free []bool, opt Options) (*Grid, error) {
 		for i := range g.cost {
 			g.cost[i] = 1
 		}
-		for y := 0; y < height; y++ {
-			for x := 0; x < width; x++ {
+		for y := range height {
+			for x := range width {
 				c := opt.Costs[y*width+x]
 				if !free[y*width+x] {
 					continue // ignored, as documented
@@ -442,7 +442,7 @@ func FromRows(rows []string, opt Options) (*Grid, error) {
 		if len(row) != w {
 			return nil, fmt.Errorf("grid: row %d has %d cells, want %d", y, len(row), w)
 		}
-		for x := 0; x < w; x++ {
+		for x := range w {
 			c := row[x]
 			if c < ' ' || c > '~' {
 				return nil, fmt.Errorf("grid: row %d, column %d: character %q is not printable ASCII", y, x, c)

@@ -1,6 +1,9 @@
 package mapgen
 
-import "image"
+import (
+	"image"
+	"slices"
+)
 
 // Dungeon leaves: a binary space partition stops cutting below maxLeaf cells
 // a side and never makes a leaf thinner than minLeaf.
@@ -37,12 +40,7 @@ func (m *world) dungeons() {
 }
 
 func overlapsAny(r image.Rectangle, rs []image.Rectangle) bool {
-	for _, s := range rs {
-		if r.Overlaps(s) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(rs, r.Overlaps)
 }
 
 // dig fills d with rock, then digs rooms joined by corridors inside its

@@ -249,7 +249,7 @@ func decompose(g *grid.Grid) []rect {
 	w, h := g.Width(), g.Height()
 	var rects []rect
 	var open, next []int32 // rectangles reaching the row above, by column
-	for y := 0; y < h; y++ {
+	for y := range h {
 		next = next[:0]
 		k := 0
 		for x := 0; x < w; {

@@ -2,6 +2,7 @@ package navmesh
 
 import (
 	"math"
+	"slices"
 
 	"github.com/cairn-nav/cairn/core"
 	"github.com/go-gl/mathgl/mgl64"
@@ -90,12 +91,7 @@ func (s *search) bestAt(v int32) float64 {
 }
 
 func (s *search) isGoalPoly(p PolyID) bool {
-	for _, q := range s.gps {
-		if q == p {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(s.gps, p)
 }
 
 // AppendEdges makes the successors of node id. The core asks only once per

@@ -196,7 +196,7 @@ func TestFollowerPushed(t *testing.T) {
 func TestFollowerRandomPolylines(t *testing.T) {
 	// Random polylines on a small integer lattice, so that points repeat
 	// and legs cross, overlap and double back; half the runs are pushed.
-	for seed := uint64(0); seed < 500; seed++ {
+	for seed := range uint64(500) {
 		r := rand.New(rand.NewPCG(seed, 1))
 		pts := make([]mgl64.Vec2, 2+r.IntN(8))
 		for i := range pts {

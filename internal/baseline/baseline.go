@@ -38,8 +38,8 @@ type Searcher struct {
 func New(g *grid.Grid) *Searcher {
 	w, h := g.Width(), g.Height()
 	s := &Searcher{w: w, h: h, free: make([]bool, w*h)}
-	for y := 0; y < h; y++ {
-		for x := 0; x < w; x++ {
+	for y := range h {
+		for x := range w {
 			s.free[y*w+x] = g.Passable(image.Pt(x, y))
 		}
 	}
@@ -137,7 +137,7 @@ func (s *Searcher) AppendPath(dst []image.Point, from, to image.Point) ([]image.
 		s.stamp[u] = closed
 		expanded++
 		ux, uy := u%s.w, u/s.w
-		for d := 0; d < 8; d++ {
+		for d := range 8 {
 			vx, vy := ux+dxs[d], uy+dys[d]
 			if vx < 0 || vy < 0 || vx >= s.w || vy >= s.h {
 				continue

@@ -61,7 +61,7 @@ func Parse(ascii string, opt grid.Options) (*Map, error) {
 		if len(row) != w {
 			return nil, fmt.Errorf("testmap: row %d has %d cells, want %d", y, len(row), w)
 		}
-		for x := 0; x < w; x++ {
+		for x := range w {
 			c := row[x]
 			p := image.Pt(x, y)
 			i := y*w + x
