@@ -1,4 +1,4 @@
-package navmesh_test
+package navjson_test
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"github.com/cairn-nav/cairn/grid"
 	"github.com/cairn-nav/cairn/internal/testmap"
 	"github.com/cairn-nav/cairn/navmesh"
+	"github.com/cairn-nav/cairn/navmesh/navjson"
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/paulmach/orb"
 	"github.com/paulmach/orb/geojson"
@@ -38,10 +39,35 @@ func roundTripJSON(t *testing.T, fc *geojson.FeatureCollection) (*geojson.Featur
 	return back, data
 }
 
-func TestGeoJSON(t *testing.T) {
-	g, _ := smallMap(t)
+// smallMap is three rectangles: A, C and B below them.
+func smallMap(t *testing.T) *grid.Grid {
+	t.Helper()
+	g, err := grid.FromRows([]string{".#.", "..."}, grid.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+func mesh(t *testing.T, g *grid.Grid, opt navmesh.Options) *navmesh.Mesh {
+	t.Helper()
+	m, err := navmesh.FromGrid(g, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func mustMesh(t *testing.T, g *grid.Grid) *navmesh.Mesh { return mesh(t, g, navmesh.Options{}) }
+
+func rectMesh(t *testing.T, g *grid.Grid) *navmesh.Mesh {
+	return mesh(t, g, navmesh.Options{Rectangles: true})
+}
+
+func TestFromMesh(t *testing.T) {
+	g := smallMap(t)
 	m := rectMesh(t, g)
-	fc, data := roundTripJSON(t, m.GeoJSON())
+	fc, data := roundTripJSON(t, navjson.FromMesh(m))
 	if len(fc.Features) != m.NumPolys() || m.NumPolys() != 3 {
 		t.Fatalf("%d features for %d polygons, want 3\n%s", len(fc.Features), m.NumPolys(), data)
 	}
@@ -67,7 +93,7 @@ func TestGeoJSON(t *testing.T) {
 	// polygon's vertices reversed.
 	g = testmap.Random(3, 30, 20, 0.3, grid.Options{})
 	m = mustMesh(t, g)
-	fc, _ = roundTripJSON(t, m.GeoJSON())
+	fc, _ = roundTripJSON(t, navjson.FromMesh(m))
 	if len(fc.Features) != m.NumPolys() {
 		t.Fatalf("%d features for %d polygons", len(fc.Features), m.NumPolys())
 	}
@@ -88,21 +114,21 @@ func TestGeoJSON(t *testing.T) {
 	}
 
 	empty, _ := grid.FromRows([]string{"#"}, grid.Options{})
-	if fc, data := roundTripJSON(t, mustMesh(t, empty).GeoJSON()); len(fc.Features) != 0 {
+	if fc, data := roundTripJSON(t, navjson.FromMesh(mustMesh(t, empty))); len(fc.Features) != 0 {
 		t.Errorf("mesh of no polygons: %s", data)
 	}
 }
 
-func TestAppendPathGeoJSON(t *testing.T) {
-	g, _ := smallMap(t)
+func TestAppendPath(t *testing.T) {
+	g := smallMap(t)
 	m := rectMesh(t, g)
 	path, _, err := navmesh.NewQuery(m).AppendPath(nil, mgl64.Vec2{0.5, 0.5}, mgl64.Vec2{2.5, 0.5})
 	if err != nil {
 		t.Fatal(err)
 	}
-	fc := navmesh.AppendPathGeoJSON(m.GeoJSON(), path)
-	fc = navmesh.AppendPathGeoJSON(fc, path[:1])
-	fc = navmesh.AppendPathGeoJSON(fc, nil)
+	fc := navjson.AppendPath(navjson.FromMesh(m), path)
+	fc = navjson.AppendPath(fc, path[:1])
+	fc = navjson.AppendPath(fc, nil)
 	back, data := roundTripJSON(t, fc)
 	if len(back.Features) != m.NumPolys()+2 {
 		t.Fatalf("%d features, want %d polygons and 2 paths\n%s", len(back.Features), m.NumPolys(), data)
@@ -117,22 +143,22 @@ func TestAppendPathGeoJSON(t *testing.T) {
 	if p, ok := back.Features[m.NumPolys()+1].Geometry.(orb.Point); !ok || p != (orb.Point{0.5, 0.5}) {
 		t.Errorf("one-point path %v, want the point", back.Features[m.NumPolys()+1].Geometry)
 	}
-	if fc := navmesh.AppendPathGeoJSON(nil, path); len(fc.Features) != 1 {
+	if fc := navjson.AppendPath(nil, path); len(fc.Features) != 1 {
 		t.Errorf("path into a nil collection: %d features", len(fc.Features))
 	}
 }
 
-func TestFlipGeoJSON(t *testing.T) {
+func TestFlip(t *testing.T) {
 	g := testmap.Random(4, 20, 10, 0.3, grid.Options{})
 	m := mustMesh(t, g)
-	fc := navmesh.AppendPathGeoJSON(m.GeoJSON(), []mgl64.Vec2{{0.5, 0.5}, {3, 1}, {4.5, 7.5}})
+	fc := navjson.AppendPath(navjson.FromMesh(m), []mgl64.Vec2{{0.5, 0.5}, {3, 1}, {4.5, 7.5}})
 	fc.Append(geojson.NewFeature(orb.Collection{orb.Point{1, 2}, orb.Bound{Min: orb.Point{0, 1}, Max: orb.Point{2, 3}}}))
 	fc.BBox = geojson.BBox{0, 0, 20, 10}
 	before, err := json.Marshal(fc)
 	if err != nil {
 		t.Fatal(err)
 	}
-	navmesh.FlipGeoJSON(fc)
+	navjson.Flip(fc)
 	for id := range m.NumPolys() {
 		r := fc.Features[id].Geometry.(orb.Polygon)[0]
 		if twiceArea(r) <= 0 {
@@ -159,13 +185,13 @@ func TestFlipGeoJSON(t *testing.T) {
 	if bytes.Contains(flipped, []byte("-0,")) || bytes.Contains(flipped, []byte("-0]")) {
 		t.Errorf("flipped collection holds -0: %s", flipped)
 	}
-	after, _ := json.Marshal(navmesh.FlipGeoJSON(fc))
+	after, _ := json.Marshal(navjson.Flip(fc))
 	if !bytes.Equal(before, after) {
 		t.Errorf("flipping twice changes the collection:\n%s\n%s", before, after)
 	}
 }
 
-func ExampleMesh_GeoJSON() {
+func ExampleFromMesh() {
 	//	    0 1 2
 	//	  0 A # C      three rectangles: A, C and B below them
 	//	  1 B B B
@@ -173,7 +199,7 @@ func ExampleMesh_GeoJSON() {
 	m, _ := navmesh.FromGrid(g, navmesh.Options{Rectangles: true})
 	q := navmesh.NewQuery(m)
 	path, _, _ := q.AppendPath(nil, mgl64.Vec2{0.5, 0.5}, mgl64.Vec2{2.5, 0.5})
-	fc := navmesh.AppendPathGeoJSON(m.GeoJSON(), path)
+	fc := navjson.AppendPath(navjson.FromMesh(m), path)
 	for _, f := range fc.Features {
 		fmt.Println(f.Geometry.GeoJSONType(), f.Properties, f.Geometry)
 	}

@@ -1,4 +1,8 @@
-package navmesh
+// Package navjson writes navmeshes and paths as GeoJSON (RFC 7946), for
+// looking at them in GIS tools such as QGIS or geojson.io. It is a package
+// of its own so that importing navmesh does not compile in orb's geojson
+// package and the BSON driver that comes with it.
+package navjson
 
 import (
 	"slices"
@@ -6,30 +10,31 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/paulmach/orb"
 	"github.com/paulmach/orb/geojson"
+
+	"github.com/cairn-nav/cairn/navmesh"
 )
 
-// GeoJSON returns the mesh as a GeoJSON feature collection (RFC 7946), for
-// looking at it in GIS tools such as QGIS or geojson.io: one Polygon
-// feature per mesh polygon, in [PolyID] order, whose feature id and "id"
+// FromMesh returns m as a GeoJSON feature collection: one Polygon feature
+// per mesh polygon, in [navmesh.PolyID] order, whose feature id and "id"
 // property are the PolyID and whose "neighbours" property lists the
 // polygons across its portals, in edge order (an empty list for an island).
 //
 // Coordinates are Cairn's world coordinates, unscaled and not projected:
 // one unit per cell, y growing down. GIS tools take y to grow up (north),
 // so they show the map mirrored top to bottom, row 0 at the bottom; pass
-// the collection to [FlipGeoJSON] to see it as Cairn's pictures show it.
+// the collection to [Flip] to see it as Cairn's pictures show it.
 // Each ring is closed (its first position repeated at the end) and follows
 // RFC 7946's right-hand rule in the coordinates written: counter-clockwise
 // when y is read as growing up, which is the reverse of the order
-// [Mesh.AppendPolygon] gives.
+// [navmesh.Mesh.AppendPolygon] gives.
 //
 // It allocates the collection, O(vertices); it is safe for concurrent use.
-func (m *Mesh) GeoJSON() *geojson.FeatureCollection {
+func FromMesh(m *navmesh.Mesh) *geojson.FeatureCollection {
 	fc := geojson.NewFeatureCollection()
-	fc.Features = make([]*geojson.Feature, 0, len(m.polys))
+	fc.Features = make([]*geojson.Feature, 0, m.NumPolys())
 	var vs []mgl64.Vec2
-	var nbs []Neighbor
-	for id := range PolyID(len(m.polys)) {
+	var nbs []navmesh.Neighbor
+	for id := range navmesh.PolyID(m.NumPolys()) {
 		vs = m.AppendPolygon(vs[:0], id)
 		ring := make(orb.Ring, 0, len(vs)+1)
 		for i := len(vs) - 1; i >= 0; i-- {
@@ -50,13 +55,13 @@ func (m *Mesh) GeoJSON() *geojson.FeatureCollection {
 	return fc
 }
 
-// AppendPathGeoJSON appends path to fc as a LineString feature whose
-// "kind" property is "path", in the coordinates of [Mesh.GeoJSON], and
+// AppendPath appends path to fc as a LineString feature whose "kind"
+// property is "path", in the coordinates of [FromMesh], and
 // returns fc; a nil fc is a new collection. A path of one point (start ==
 // goal) is appended as a Point, and an empty path (no path) not at all. It
 // allocates the feature and is safe for concurrent use on distinct
 // collections.
-func AppendPathGeoJSON(fc *geojson.FeatureCollection, path []mgl64.Vec2) *geojson.FeatureCollection {
+func AppendPath(fc *geojson.FeatureCollection, path []mgl64.Vec2) *geojson.FeatureCollection {
 	if fc == nil {
 		fc = geojson.NewFeatureCollection()
 	}
@@ -78,13 +83,13 @@ func AppendPathGeoJSON(fc *geojson.FeatureCollection, path []mgl64.Vec2) *geojso
 	return fc.Append(f)
 }
 
-// FlipGeoJSON mirrors every geometry and bounding box of fc top to bottom,
+// Flip mirrors every geometry and bounding box of fc top to bottom,
 // y ↦ −y, in place, and returns fc: GIS tools, whose y grows up, then show
 // a map as Cairn's pictures do, row 0 at the top (at y = 0, the map below
 // it at negative y). Polygon rings are reversed too, so that they keep
 // RFC 7946's right-hand rule; lines keep their direction. Flipping twice
 // restores fc. It costs O(positions).
-func FlipGeoJSON(fc *geojson.FeatureCollection) *geojson.FeatureCollection {
+func Flip(fc *geojson.FeatureCollection) *geojson.FeatureCollection {
 	flipBBox(fc.BBox)
 	for _, f := range fc.Features {
 		f.Geometry = flipGeometry(f.Geometry)
