@@ -83,13 +83,6 @@
 // come back the same way (see bridges). In a maze that confines the search
 // to the corridors between start and goal.
 //
-// DESIGN.md sketches a corridor search followed by [funnel.Pull]. Its first
-// version here, A* over portal end points with Euclidean edges and the
-// corridor of the result pulled taut, was measured and dropped: on 40×30
-// grids with 10% random walls a third of its paths were longer than the
-// 8-connected grid path, some four times as long, because the best vertex
-// path often goes round obstacles the wrong way.
-//
 // A [Mesh] is immutable and safe for concurrent use; a [Query] is not, and
 // each goroutine uses its own.
 package navmesh

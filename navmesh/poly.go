@@ -82,16 +82,15 @@ func FromPolygon(pg orb.Polygon, opt Options) (*Mesh, error) {
 // An area of more than 2²⁴ cells, cells below 1e-100 or too small for the
 // coordinates to hold their corners exactly, and an area of which nothing
 // is r from the walls are errors. Eroding costs about O((L/c)·(r/c) + n)
-// for walls of total length L and n cells: 4.6 s for a spiky star of 5,000
-// points with r = 8 over 6.25 million cells, on one core.
+// for walls of total length L and n cells.
 //
 // Each polygon is cut into triangles by ear clipping, its holes first
 // joined to the outer ring by bridges between mutually visible vertices
 // (Eberly's method, each bridge checked exactly). Lawson's edge flips,
 // with exact orientation and in-circle tests, then make the triangles the
-// constrained Delaunay triangulation of the points (on 1,000 small holes in
-// a star, 23 % fewer convex polygons and queries twice as fast as from the
-// ear-clipped triangles), and the triangles are merged into convex polygons
+// constrained Delaunay triangulation of the points (fewer, fatter convex
+// polygons and faster queries than from the ear-clipped triangles), and
+// the triangles are merged into convex polygons
 // by Hertel and Mehlhorn's method, longest diagonals first: a shared edge
 // is dropped whenever the union of the two polygons is still convex,
 // which leaves at most four times the fewest convex pieces of a polygon
@@ -105,10 +104,9 @@ func FromPolygon(pg orb.Polygon, opt Options) (*Mesh, error) {
 // ear and bridge, so on input of n points spread about evenly the
 // checking, the ear clipping and the merge cost about O(n log n), and
 // bridging h holes O(n + h²) with a small constant for the h²; the worst
-// case, for clustered or spiky input, is O(n²). On one core, a spiky star
-// of 5,000 points builds in about 30 ms and a star of 1,000 points with
-// 984 small holes (4,936 points in all) in about 25 ms, of which the
-// triangulation, bridges included, takes 9 to 10 ms (BenchmarkFromPolygons).
+// case, for clustered or spiky input, is O(n²). BenchmarkFromPolygons
+// measures inputs of about 5,000 points: a spiky star, and a star with
+// about 1,000 small holes.
 func FromPolygons(mp orb.MultiPolygon, opt Options) (*Mesh, error) {
 	if err := checkRadius(opt.Radius); err != nil {
 		return nil, err

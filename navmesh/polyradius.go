@@ -9,7 +9,7 @@ import (
 )
 
 // maxErodeCells bounds the cells FromPolygons rasterizes an area into for an
-// agent radius: 2²⁴ cells take about a second and 100 MB.
+// agent radius, and so the time and memory of the erosion.
 const maxErodeCells = 1 << 24
 
 // erodePolygons builds the mesh of the part of the area in that keeps an
@@ -122,7 +122,7 @@ func erodePolygons(in *polyIn, m *Mesh, opt Options) (*Mesh, error) {
 	}
 	g, err := grid.New(w, h, free, grid.Options{})
 	if err != nil {
-		return nil, fmt.Errorf("navmesh: %v", err)
+		return nil, fmt.Errorf("navmesh: %w", err)
 	}
 	e := rectangles(g)
 	if len(e.polys) == 0 {
