@@ -83,8 +83,11 @@ type Heuristic interface {
 type Status uint8
 
 const (
+	// NotSearched is the zero Status: no search ran, as in the zero Result
+	// that every layer returns beside an error. It never reads as Found.
+	NotSearched Status = iota
 	// Found means a path to the goal was found.
-	Found Status = iota
+	Found
 	// Unreachable means the open list ran empty: no path exists.
 	Unreachable
 	// BudgetSpent means the expansion budget ran out first; the result
@@ -96,6 +99,8 @@ const (
 
 func (s Status) String() string {
 	switch s {
+	case NotSearched:
+		return "not searched"
 	case Found:
 		return "found"
 	case Unreachable:
@@ -108,8 +113,8 @@ func (s Status) String() string {
 	return fmt.Sprintf("Status(%d)", uint8(s))
 }
 
-// Options tunes one query. The zero value is plain, unbounded A*.
-type Options struct {
+// Query tunes one query. The zero value is plain, unbounded A*.
+type Query struct {
 	// Weight multiplies the heuristic: f = g + Weight·h. Values below 1
 	// (including the zero value), NaN and +Inf mean 1. With an admissible
 	// heuristic a weighted search returns a path no longer than Weight times
@@ -199,7 +204,7 @@ type search struct {
 	target   []uint32
 	h        Heuristic
 	w        float64
-	opt      Options
+	opt      Query
 	expanded int
 	best     int32 // node of lowest h seen
 	bestH    float64
@@ -252,7 +257,7 @@ func (s *search) checkNode(n int32, what string) {
 	}
 }
 
-func (s *search) begin(start int32, h Heuristic, opt Options) {
+func (s *search) begin(start int32, h Heuristic, opt Query) {
 	s.resize()
 	s.checkNode(start, "start")
 	s.nextGen()

@@ -194,7 +194,7 @@ func TestSearchMatchesBellmanFord(t *testing.T) {
 			for _, h := range heuristics(g, goal, r) {
 				for _, w := range []float64{1, 1.5, 3} {
 					where := fmt.Sprintf("seed %d, %d→%d, heuristic %s, weight %v", c.seed, start, goal, h.name, w)
-					res := s.Search(start, goal, h.h, core.Options{Weight: w})
+					res := s.Search(start, goal, h.h, core.Query{Weight: w})
 					path := s.AppendPath(nil, res.End)
 					if math.IsInf(want[goal], 1) {
 						unreachable++
@@ -265,7 +265,7 @@ func TestSearchFunc(t *testing.T) {
 				}
 			}
 			where := fmt.Sprintf("seed %d, start %d, goals %v", c.seed, start, goals)
-			res := s.SearchFunc(start, func(v int32) bool { return goals[v] }, nil, core.Options{})
+			res := s.SearchFunc(start, func(v int32) bool { return goals[v] }, nil, core.Query{})
 			if math.IsInf(nearest, 1) {
 				if res.Status != core.Unreachable {
 					t.Errorf("%s: got %+v\nwant unreachable\n%v", where, res, g)
@@ -300,7 +300,7 @@ func TestSearchAll(t *testing.T) {
 				targets = append(targets, r.Int32N(n)) // repeats allowed
 			}
 			where := fmt.Sprintf("seed %d, start %d, targets %v", c.seed, start, targets)
-			res := s.SearchAll(start, targets, core.Options{})
+			res := s.SearchAll(start, targets, core.Query{})
 			all, farthest := true, 0.0
 			for _, tg := range targets {
 				all = all && !math.IsInf(want[tg], 1)
@@ -345,7 +345,7 @@ func TestSearchAllOneUnreachable(t *testing.T) {
 	// 0 → 1 → 2, and 3 on its own.
 	g := &adj{out: [][]core.Edge{{{To: 1, Cost: 2}}, {{To: 2, Cost: 3}}, nil, nil}}
 	s := core.NewSearcher(g)
-	res := s.SearchAll(0, []int32{2, 3}, core.Options{})
+	res := s.SearchAll(0, []int32{2, 3}, core.Query{})
 	if res.Status != core.Unreachable {
 		t.Errorf("got %+v\nwant unreachable", res)
 	}
@@ -364,12 +364,12 @@ func TestSearchAllAfterGraphShrinks(t *testing.T) {
 	// 0 → 1; 2 is unreachable and stays an unsettled target.
 	g := &adj{out: [][]core.Edge{{{To: 1, Cost: 1}}, nil, nil, nil, nil}}
 	s := core.NewSearcher(g)
-	if res := s.SearchAll(0, []int32{1, 2}, core.Options{}); res.Status != core.Unreachable {
+	if res := s.SearchAll(0, []int32{1, 2}, core.Query{}); res.Status != core.Unreachable {
 		t.Fatalf("first query: got %+v, want unreachable", res)
 	}
 	// Four nodes: 0 → 2 → 1, and 0 → 3 at cost 10.
 	g.out = [][]core.Edge{{{To: 2, Cost: 1}, {To: 3, Cost: 10}}, nil, {{To: 1, Cost: 1}}, nil}
-	res := s.SearchAll(0, []int32{1, 3}, core.Options{})
+	res := s.SearchAll(0, []int32{1, 3}, core.Query{})
 	d, ok := s.Dist(3)
 	if res.Status != core.Found || res.End != 3 || !ok || d != 10 {
 		t.Errorf("got %+v, Dist(3) = %v, %v\nwant found, End 3, Dist(3) = 10, true\n%v", res, d, ok, g)
@@ -378,7 +378,7 @@ func TestSearchAllAfterGraphShrinks(t *testing.T) {
 
 // runSliced runs a sliced query to the end, n expansions per step, and checks
 // the in-progress results on the way.
-func runSliced(t *testing.T, sl *core.Sliced, start, goal int32, h core.Heuristic, opt core.Options, n int, where string) core.Result {
+func runSliced(t *testing.T, sl *core.Sliced, start, goal int32, h core.Heuristic, opt core.Query, n int, where string) core.Result {
 	t.Helper()
 	sl.Begin(start, goal, h, opt)
 	prev := 0
@@ -413,7 +413,7 @@ func TestSlicedMatchesSearcher(t *testing.T) {
 		for range 4 {
 			start, goal := r.Int32N(n), r.Int32N(n)
 			for _, h := range heuristics(g, goal, r) {
-				for _, opt := range []core.Options{{}, {MaxExpansions: 3}, {Weight: 2}} {
+				for _, opt := range []core.Query{{}, {MaxExpansions: 3}, {Weight: 2}} {
 					want := s.Search(start, goal, h.h, opt)
 					wantPath := s.AppendPath(nil, want.End)
 					for _, step := range []int{1, 3, 1000} {
@@ -452,7 +452,7 @@ func TestSlicedInterleaved(t *testing.T) {
 		type query struct{ start, goal int32 }
 		q := []query{{r.Int32N(n), r.Int32N(n)}, {r.Int32N(n), r.Int32N(n)}}
 		for i, sl := range sls {
-			sl.Begin(q[i].start, q[i].goal, nil, core.Options{})
+			sl.Begin(q[i].start, q[i].goal, nil, core.Query{})
 		}
 		done := []bool{false, false}
 		for step := 0; !done[0] || !done[1]; step++ {
@@ -462,14 +462,14 @@ func TestSlicedInterleaved(t *testing.T) {
 				}
 			}
 			a, b := r.Int32N(n), r.Int32N(n)
-			got := s.Search(a, b, nil, core.Options{})
-			want := ref.Search(a, b, nil, core.Options{})
+			got := s.Search(a, b, nil, core.Query{})
+			want := ref.Search(a, b, nil, core.Query{})
 			if got != want {
 				t.Errorf("seed %d, step %d, searcher %d→%d: got %+v\nwant %+v\n%v", c.seed, step, a, b, got, want, g)
 			}
 		}
 		for i, sl := range sls {
-			want := ref.Search(q[i].start, q[i].goal, nil, core.Options{})
+			want := ref.Search(q[i].start, q[i].goal, nil, core.Query{})
 			wantPath := ref.AppendPath(nil, want.End)
 			got := sl.Result()
 			gotPath := sl.AppendPath(nil, got.End)
@@ -495,7 +495,7 @@ func TestInconsistentHeuristic(t *testing.T) {
 	h := &table{[]float64{s: 0, a: 6, c: 0, goal: 0}}
 	for _, w := range []float64{1, 0} {
 		sr := core.NewSearcher(g)
-		res := sr.Search(s, goal, h, core.Options{Weight: w})
+		res := sr.Search(s, goal, h, core.Query{Weight: w})
 		path := sr.AppendPath(nil, res.End)
 		if res.Status != core.Found || res.Cost != 7 || !slices.Equal(path, []int32{s, a, c, goal}) {
 			t.Errorf("got %+v, path %v\nwant found, cost 7, path [0 1 2 3]", res, path)
@@ -518,7 +518,7 @@ func TestOnExpandOrder(t *testing.T) {
 				where := fmt.Sprintf("seed %d, %d→%d, heuristic %s", c.seed, start, goal, h.name)
 				var order []int32
 				prevF := math.Inf(-1)
-				res := s.Search(start, goal, h.h, core.Options{OnExpand: func(v int32, gv float64) {
+				res := s.Search(start, goal, h.h, core.Query{OnExpand: func(v int32, gv float64) {
 					hv := 0.0
 					if h.h != nil {
 						hv = h.h.Estimate(v)
@@ -572,7 +572,7 @@ func TestBudget(t *testing.T) {
 				for _, budget := range []int{1, 2, 4} {
 					where := fmt.Sprintf("seed %d, %d→%d, heuristic %s, budget %d", c.seed, start, goal, h.name, budget)
 					seen := []int32{start}
-					res := s.Search(start, goal, h.h, core.Options{MaxExpansions: budget, OnExpand: func(v int32, _ float64) {
+					res := s.Search(start, goal, h.h, core.Query{MaxExpansions: budget, OnExpand: func(v int32, _ float64) {
 						for _, e := range g.out[v] {
 							seen = append(seen, e.To)
 						}
@@ -624,7 +624,7 @@ func TestBudgetCostAfterReopen(t *testing.T) {
 	// which improves p to 2; the budget then ends the search.
 	h := &table{[]float64{s: 20, a: 50, p: 10, x: 1, goal: 0}}
 	sr := core.NewSearcher(g)
-	res := sr.Search(s, goal, h, core.Options{MaxExpansions: 4})
+	res := sr.Search(s, goal, h, core.Query{MaxExpansions: 4})
 	path := sr.AppendPath(nil, res.End)
 	pc, err := checkPath(g, path, s, res.End)
 	if err != nil || res.Status != core.BudgetSpent || pc != res.Cost {
@@ -644,18 +644,18 @@ func TestGenerationWrap(t *testing.T) {
 			s := core.NewSearcher(g)
 			sl := core.NewSliced(g)
 			a, b := r.Int32N(n), r.Int32N(n)
-			s.Search(a, b, nil, core.Options{}) // stamps at the first generations
-			sl.Begin(a, b, nil, core.Options{})
+			s.Search(a, b, nil, core.Query{}) // stamps at the first generations
+			sl.Begin(a, b, nil, core.Query{})
 			sl.Step(1000)
 			core.SetGen(s, last)
 			core.SetSlicedGen(sl, last)
 			for i := range 6 {
 				start, goal := r.Int32N(n), r.Int32N(n)
-				want := ref.Search(start, goal, nil, core.Options{})
+				want := ref.Search(start, goal, nil, core.Query{})
 				wantPath := ref.AppendPath(nil, want.End)
-				got := s.Search(start, goal, nil, core.Options{})
+				got := s.Search(start, goal, nil, core.Query{})
 				gotPath := s.AppendPath(nil, got.End)
-				sgot := runSliced(t, sl, start, goal, nil, core.Options{}, 2, "sliced")
+				sgot := runSliced(t, sl, start, goal, nil, core.Query{}, 2, "sliced")
 				sgotPath := sl.AppendPath(nil, sgot.End)
 				if got != want || !slices.Equal(gotPath, wantPath) || sgot != want || !slices.Equal(sgotPath, wantPath) {
 					t.Errorf("seed %d, generation %d+%d, %d→%d: got %+v path %v, sliced %+v path %v\nwant %+v path %v\n%v",
@@ -673,10 +673,10 @@ func TestPanicsOnBadNodes(t *testing.T) {
 		f    func(s *core.Searcher)
 		want string
 	}{
-		{"start negative", func(s *core.Searcher) { s.Search(-1, 0, nil, core.Options{}) }, "start"},
-		{"start too big", func(s *core.Searcher) { s.Search(3, 0, nil, core.Options{}) }, "start"},
-		{"goal too big", func(s *core.Searcher) { s.Search(0, 3, nil, core.Options{}) }, "goal"},
-		{"target too big", func(s *core.Searcher) { s.SearchAll(0, []int32{1, 7}, core.Options{}) }, "target"},
+		{"start negative", func(s *core.Searcher) { s.Search(-1, 0, nil, core.Query{}) }, "start"},
+		{"start too big", func(s *core.Searcher) { s.Search(3, 0, nil, core.Query{}) }, "start"},
+		{"goal too big", func(s *core.Searcher) { s.Search(0, 3, nil, core.Query{}) }, "goal"},
+		{"target too big", func(s *core.Searcher) { s.SearchAll(0, []int32{1, 7}, core.Query{}) }, "target"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -738,11 +738,11 @@ func TestAllocs(t *testing.T) {
 	var h0 core.Heuristic = &table{make([]float64, w*h)}
 	for range 2 { // warm-up: grow every buffer
 		for _, q := range queries {
-			res := s.Search(q[0], q[1], h0, core.Options{})
+			res := s.Search(q[0], q[1], h0, core.Query{})
 			path = s.AppendPath(path[:0], res.End)
-			s.SearchAll(q[0], targets, core.Options{})
-			s.SearchFunc(q[0], isGoal, nil, core.Options{})
-			sl.Begin(q[0], q[1], h0, core.Options{})
+			s.SearchAll(q[0], targets, core.Query{})
+			s.SearchFunc(q[0], isGoal, nil, core.Query{})
+			sl.Begin(q[0], q[1], h0, core.Query{})
 			for sl.Step(10) == core.InProgress {
 			}
 		}
@@ -752,17 +752,17 @@ func TestAllocs(t *testing.T) {
 		f    func(q [2]int32)
 	}{
 		{"Search", func(q [2]int32) {
-			res := s.Search(q[0], q[1], h0, core.Options{})
+			res := s.Search(q[0], q[1], h0, core.Query{})
 			path = s.AppendPath(path[:0], res.End)
 		}},
 		{"Search/budget", func(q [2]int32) {
-			res := s.Search(q[0], q[1], h0, core.Options{MaxExpansions: 20})
+			res := s.Search(q[0], q[1], h0, core.Query{MaxExpansions: 20})
 			path = s.AppendPath(path[:0], res.End)
 		}},
-		{"SearchFunc", func(q [2]int32) { s.SearchFunc(q[0], isGoal, nil, core.Options{}) }},
-		{"SearchAll", func(q [2]int32) { s.SearchAll(q[0], targets, core.Options{}) }},
+		{"SearchFunc", func(q [2]int32) { s.SearchFunc(q[0], isGoal, nil, core.Query{}) }},
+		{"SearchAll", func(q [2]int32) { s.SearchAll(q[0], targets, core.Query{}) }},
 		{"Sliced", func(q [2]int32) {
-			sl.Begin(q[0], q[1], h0, core.Options{})
+			sl.Begin(q[0], q[1], h0, core.Query{})
 			for sl.Step(10) == core.InProgress {
 			}
 			path = sl.AppendPath(path[:0], sl.Result().End)
@@ -795,7 +795,7 @@ func TestSlicedResultAfterReopen(t *testing.T) {
 	}}
 	h := &table{h: []float64{12, 11, 11.5, 5, 4, 0}}
 	sl := core.NewSliced(g)
-	sl.Begin(s, goal, h, core.Options{})
+	sl.Begin(s, goal, h, core.Query{})
 	for range 5 {
 		if st := sl.Step(1); st != core.InProgress {
 			break
@@ -842,10 +842,10 @@ func TestBadEdges(t *testing.T) {
 				msg := testmap.Panic(func() {
 					switch kind {
 					case "Search":
-						got = core.NewSearcher(tc.g).Search(0, 3, nil, core.Options{})
+						got = core.NewSearcher(tc.g).Search(0, 3, nil, core.Query{})
 					case "Sliced":
 						sl := core.NewSliced(tc.g)
-						sl.Begin(0, 3, nil, core.Options{})
+						sl.Begin(0, 3, nil, core.Query{})
 						for i := 0; sl.Step(1) == core.InProgress; i++ {
 							if i > 100 {
 								panic("no end after 100 steps")
@@ -853,7 +853,7 @@ func TestBadEdges(t *testing.T) {
 						}
 						got = sl.Result()
 					case "SearchAll":
-						got = core.NewSearcher(tc.g).SearchAll(0, []int32{3}, core.Options{})
+						got = core.NewSearcher(tc.g).SearchAll(0, []int32{3}, core.Query{})
 					}
 				})
 				if tc.panic == "" {

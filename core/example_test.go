@@ -30,14 +30,14 @@ func Example() {
 		e: {{To: d, Cost: 1}, {To: c, Cost: 5}},
 	}
 	s := core.NewSearcher(g)
-	res := s.Search(a, c, nil, core.Options{}) // nil heuristic: Dijkstra
+	res := s.Search(a, c, nil, core.Query{}) // nil heuristic: Dijkstra
 	for _, n := range s.AppendPath(nil, res.End) {
 		fmt.Print(string(names[n]), " ")
 	}
 	fmt.Println(res.Status, res.Cost)
 
 	// Several destinations in one search.
-	s.SearchAll(a, []int32{c, e}, core.Options{})
+	s.SearchAll(a, []int32{c, e}, core.Query{})
 	for _, n := range []int32{c, e} {
 		dist, _ := s.Dist(n)
 		fmt.Printf("%c: %v\n", names[n], dist)
@@ -61,7 +61,7 @@ func ExampleSliced() {
 		g[i] = append(g[i], core.Edge{To: i + 1, Cost: 1})
 	}
 	sl := core.NewSliced(g)
-	sl.Begin(0, 99, &straightLine{goal: 99}, core.Options{})
+	sl.Begin(0, 99, &straightLine{goal: 99}, core.Query{})
 	frames := 1
 	for sl.Step(40) == core.InProgress { // at most 40 expansions a frame
 		frames++

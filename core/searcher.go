@@ -24,7 +24,7 @@ func NewSearcher(g Graph) *Searcher {
 // Search finds a path from start to goal. It panics if start or goal is not
 // a node of the graph (a programmer error). Its cost is O(E log V) in the
 // nodes it touches; it allocates only while its buffers grow.
-func (sr *Searcher) Search(start, goal int32, h Heuristic, opt Options) Result {
+func (sr *Searcher) Search(start, goal int32, h Heuristic, opt Query) Result {
 	s := &sr.s
 	s.begin(start, h, opt)
 	s.checkNode(goal, "goal")
@@ -36,7 +36,7 @@ func (sr *Searcher) Search(start, goal int32, h Heuristic, opt Options) Result {
 // SearchFunc searches from start until it expands a node for which isGoal
 // returns true; that node is the result's End. With a nil heuristic it
 // finds the nearest such node.
-func (sr *Searcher) SearchFunc(start int32, isGoal func(n int32) bool, h Heuristic, opt Options) Result {
+func (sr *Searcher) SearchFunc(start int32, isGoal func(n int32) bool, h Heuristic, opt Query) Result {
 	s := &sr.s
 	s.begin(start, h, opt)
 	s.goal = -1
@@ -51,7 +51,7 @@ func (sr *Searcher) SearchFunc(start int32, isGoal func(n int32) bool, h Heurist
 // target. The result's End is the last target settled; its Status is Found
 // when all targets were reached, Unreachable when some cannot be, and
 // BudgetSpent (with End the start) when opt.MaxExpansions ran out first.
-func (sr *Searcher) SearchAll(start int32, targets []int32, opt Options) Result {
+func (sr *Searcher) SearchAll(start int32, targets []int32, opt Query) Result {
 	s := &sr.s
 	s.begin(start, nil, opt)
 	s.goal = -1
@@ -114,7 +114,7 @@ func NewSliced(g Graph) *Sliced {
 }
 
 // Begin starts a query from start to goal, discarding any query in progress.
-func (sl *Sliced) Begin(start, goal int32, h Heuristic, opt Options) {
+func (sl *Sliced) Begin(start, goal int32, h Heuristic, opt Query) {
 	s := &sl.s
 	s.begin(start, h, opt)
 	s.checkNode(goal, "goal")

@@ -168,7 +168,7 @@ func (g *Grid) checkEnd(p image.Point, what string) error {
 // setup checks a query's ends and prepares the core search: its start and
 // goal nodes, heuristic and options. ok is false when regions alone show the
 // goal unreachable.
-func (c *query) setup(from, to image.Point, q Query) (start, goal int32, h core.Heuristic, opt core.Options, ok bool, err error) {
+func (c *query) setup(from, to image.Point, q Query) (start, goal int32, h core.Heuristic, opt core.Query, ok bool, err error) {
 	g := c.g
 	if err := g.checkEnd(from, "start"); err != nil {
 		return 0, 0, nil, opt, false, err
@@ -180,7 +180,7 @@ func (c *query) setup(from, to image.Point, q Query) (start, goal int32, h core.
 		return 0, 0, nil, opt, false, nil
 	}
 	start, goal = int32(g.pidx(from.X, from.Y)), int32(g.pidx(to.X, to.Y))
-	opt = core.Options{Weight: q.Weight, MaxExpansions: q.MaxExpansions}
+	opt = core.Query{Weight: q.Weight, MaxExpansions: q.MaxExpansions}
 	c.onExpand = q.OnExpand
 	if q.OnExpand != nil {
 		opt.OnExpand = c.expandFn
@@ -296,9 +296,13 @@ func NewSliced(g *Grid) *Sliced {
 func (s *Sliced) Begin(from, to image.Point, q Query) error {
 	start, goal, h, opt, ok, err := s.setup(from, to, q)
 	s.from, s.active = from, false
-	if err != nil || !ok {
-		s.status = core.Unreachable
+	switch {
+	case err != nil:
+		s.status = core.NotSearched
 		return err
+	case !ok:
+		s.status = core.Unreachable
+		return nil
 	}
 	s.s.Begin(start, goal, h, opt)
 	s.active = true

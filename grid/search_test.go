@@ -537,12 +537,20 @@ func TestSearchErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dst := []image.Point{{9, 9}}
-			path, _, err := s.AppendPath(dst, tt.from, tt.to, grid.Query{})
+			path, res, err := s.AppendPath(dst, tt.from, tt.to, grid.Query{})
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("got error %v\nwant one mentioning %q\n%s", err, tt.want, testmap.Render(m.Grid, nil))
 			}
 			if len(path) != 1 {
 				t.Errorf("got path %v, want dst unchanged", path)
+			}
+			// The zero status once read as Found.
+			if res.Status != core.NotSearched || res.Status == core.Found {
+				t.Errorf("status %v beside an error, want %v", res.Status, core.NotSearched)
+			}
+			sl := grid.NewSliced(m.Grid)
+			if err := sl.Begin(tt.from, tt.to, grid.Query{}); err == nil || sl.Step(1) != core.NotSearched {
+				t.Errorf("sliced: Begin error %v, then status %v, want an error and %v", err, sl.Step(1), core.NotSearched)
 			}
 		})
 	}

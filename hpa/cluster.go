@@ -120,7 +120,7 @@ func (cs *clusterSearch) connect(dst []intraEdge, c int32) []intraEdge {
 		for j := i + 1; j < end; j++ {
 			cs.targets = append(cs.targets, cs.c.id(h.nodes[j].cell()))
 		}
-		cs.s.SearchAll(cs.c.id(h.nodes[i].cell()), cs.targets, core.Options{})
+		cs.s.SearchAll(cs.c.id(h.nodes[i].cell()), cs.targets, core.Query{})
 		for k, t := range cs.targets {
 			if d, ok := cs.s.Dist(t); ok {
 				dst = append(dst, intraEdge{from: i, to: i + 1 + int32(k), cost: d})
@@ -140,7 +140,7 @@ func (cs *clusterSearch) searchFrom(c int32, p image.Point) int {
 	for _, n := range h.nodes[h.first[c]:h.first[c+1]] {
 		cs.targets = append(cs.targets, cs.c.id(n.cell()))
 	}
-	return cs.s.SearchAll(cs.c.id(p), cs.targets, core.Options{}).Expanded
+	return cs.s.SearchAll(cs.c.id(p), cs.targets, core.Query{}).Expanded
 }
 
 // nodeDist returns the cost from the latest searchFrom's cell to the i-th
@@ -165,7 +165,7 @@ func (cs *clusterSearch) appendPathIn(dst []image.Point, r image.Rectangle, a, b
 	}
 	cs.c.setRect(r)
 	cs.dist.goal = b
-	res := cs.s.Search(cs.c.id(a), cs.c.id(b), &cs.dist, core.Options{})
+	res := cs.s.Search(cs.c.id(a), cs.c.id(b), &cs.dist, core.Query{})
 	if res.Status != core.Found {
 		return dst, res.Expanded, false
 	}

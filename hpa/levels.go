@@ -174,7 +174,7 @@ func (h *Graph) buildLevel(l int, reuse func(c int32, ms []int32) ([]intraEdge, 
 				v.cluster = c
 				buf = buf[:0]
 				for i, a := range ms[:len(ms)-1] {
-					s.SearchAll(a, ms[i+1:], core.Options{})
+					s.SearchAll(a, ms[i+1:], core.Query{})
 					for _, b := range ms[i+1:] {
 						if d, ok := s.Dist(b); ok {
 							buf = append(buf, intraEdge{from: a, to: b, cost: d})

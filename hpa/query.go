@@ -223,7 +223,7 @@ func (q *Query) AppendPath(dst []image.Point, from, to image.Point) ([]image.Poi
 	q.view.start = q.startEdges[top-1]
 	q.view.setGoal(q.goalEdges[top-1])
 	q.adist.target = to
-	r := q.abs.Search(nn, nn+1, &q.adist, core.Options{})
+	r := q.abs.Search(nn, nn+1, &q.adist, core.Query{})
 	exp += r.Expanded
 	if r.Status != core.Found {
 		// Cannot happen on a connected pair: every path leaving a cluster
@@ -265,7 +265,7 @@ func (q *Query) insert(edges [MaxLevels][]core.Edge, p image.Point, top int) ([M
 		q.view.start = edges[l-2]
 		q.view.setGoal(nil)
 		ms := h.membersOf(l, c, q.buf)
-		r := q.abs.SearchAll(nn, ms, core.Options{})
+		r := q.abs.SearchAll(nn, ms, core.Query{})
 		exp += r.Expanded
 		edges[l-1] = edges[l-1][:0]
 		for _, m := range ms {
@@ -326,7 +326,7 @@ func (q *Query) refine(dst []image.Point, l int, path []int32) ([]image.Point, i
 			q.view.setGoal(nil)
 		}
 		q.adist.target = pb
-		r := q.abs.Search(a, b, &q.adist, core.Options{})
+		r := q.abs.Search(a, b, &q.adist, core.Query{})
 		exp += r.Expanded
 		if r.Status != core.Found {
 			return dst, exp, fmt.Errorf("hpa: internal error: no level-%d path from (%d,%d) to (%d,%d)", l-1, pa.X, pa.Y, pb.X, pb.Y)

@@ -136,7 +136,7 @@ func (q *Query) AppendPathOpt(dst []mgl64.Vec2, from, to mgl64.Vec2, opt QueryOp
 	var r core.Result
 	for {
 		g.begin(from, to)
-		r = q.s.Search(0, 1, &q.h, core.Options{MaxExpansions: budget})
+		r = q.s.Search(0, 1, &q.h, core.Query{MaxExpansions: budget})
 		if !g.overflow {
 			break
 		}
