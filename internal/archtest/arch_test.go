@@ -1,0 +1,108 @@
+package archtest
+
+import (
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/cairn-nav/cairn/"
+
+// allowed lists, for each package of the module (by its directory), the
+// packages of the module its non-test files may import: the arrows of
+// ARCHITECTURE.md. A package missing here fails the test, so that a new
+// one is placed on the map.
+var allowed = map[string][]string{
+	"core":                 {},
+	"funnel":               {},
+	"smooth":               {},
+	"grid":                 {"core"},
+	"hpa":                  {"core", "grid", "internal/binfile"},
+	"navmesh":              {"core", "funnel", "grid", "internal/binfile"},
+	"navmesh/navjson":      {"navmesh"},
+	"mapgen":               {"grid"},
+	"internal/archtest":    {},
+	"internal/atomicfile":  {},
+	"internal/baseline":    {"grid"},
+	"internal/binfile":     {},
+	"internal/gridcheck":   {"grid"},
+	"internal/testmap":     {"grid"},
+	"cmd/internal/picture": {"grid", "hpa", "navmesh", "internal/atomicfile"},
+	"cmd/hpabuild":         {"cmd/internal/picture", "grid", "hpa", "internal/atomicfile"},
+	"cmd/mapgen":           {"grid", "mapgen", "internal/atomicfile"},
+	"cmd/pathfind": {"cmd/internal/picture", "core", "grid", "hpa", "navmesh", "smooth", "mapgen",
+		"internal/atomicfile", "internal/baseline", "internal/gridcheck"},
+}
+
+// forbiddenOutside lists imports no library package may have, whatever the
+// table says: orb's GeoJSON (and the BSON driver it brings) stays out of
+// navmesh.
+var forbiddenOutside = map[string][]string{
+	"github.com/paulmach/orb/geojson": {"navmesh/navjson"},
+}
+
+// TestImports parses the imports of every non-test Go file of the module
+// and checks them against allowed.
+func TestImports(t *testing.T) {
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
+		t.Fatalf("module root not found: %v", err)
+	}
+	fset := token.NewFileSet()
+	seen := map[string]bool{}
+	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if name := d.Name(); path != root && (strings.HasPrefix(name, ".") || name == "testdata" || name == "examples") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		rel, _ := filepath.Rel(root, filepath.Dir(path))
+		rel = filepath.ToSlash(rel)
+		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		want, ok := allowed[rel]
+		if !ok {
+			t.Errorf("package %s is not on the map: add it to ARCHITECTURE.md and to allowed", rel)
+			return nil
+		}
+		seen[rel] = true
+		for _, imp := range f.Imports {
+			p := strings.Trim(imp.Path.Value, `"`)
+			if dirs, ok := forbiddenOutside[p]; ok && !slices.Contains(dirs, rel) {
+				t.Errorf("%s imports %s, which only %v may", filepath.Base(path), p, dirs)
+			}
+			if !strings.HasPrefix(p, module) {
+				continue
+			}
+			if p = strings.TrimPrefix(p, module); !slices.Contains(want, p) {
+				t.Errorf("%s/%s imports %s: not an arrow of ARCHITECTURE.md", rel, filepath.Base(path), p)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for dir := range allowed {
+		if !seen[dir] {
+			t.Errorf("package %s of the map has no Go files", dir)
+		}
+	}
+}
