@@ -5,7 +5,7 @@
 //
 //	pathfind route -map FILE -from X,Y -to X,Y [-algo NAME] [-radius R] [-path] [-png FILE]
 //	pathfind scen -map FILE -scen FILE [-algo NAME] [-radius R] [-every K] [-paths FILE] [-json]
-//	pathfind serve -map FILE [-graph FILE] [-addr HOST:PORT]
+//	pathfind serve -map FILE [-graph FILE] [-addr HOST:PORT] [-workers N] [-queue N]
 //	pathfind demo [-size N] [-seed S] [-o FILE.png]
 //
 // Run "pathfind -h" or "pathfind COMMAND -h" for the flags. Bad input gives
@@ -63,7 +63,7 @@ var commands = []command{
 	},
 	{
 		name:     "serve",
-		synopsis: "serve -map FILE [-graph FILE] [-addr HOST:PORT]",
+		synopsis: "serve -map FILE [-graph FILE] [-addr HOST:PORT] [-workers N] [-queue N]",
 		summary:  "serve a web page of the map that compares the searches' paths and lets you edit walls",
 		setup:    setupServe,
 	},

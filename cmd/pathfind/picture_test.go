@@ -84,7 +84,7 @@ func TestRoutePNGErrors(t *testing.T) {
 	}{
 		{"missing folder", filepath.Join(dir, "missing", "r.png"), "missing"},
 		{"folder is a file", filepath.Join(writeFile(t, dir, "file", "x"), "r.png"), "not a directory"},
-		{"target is a folder", dir, "writing " + dir},
+		{"target is a folder", dir, "-png " + dir + ": is a directory"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -13,6 +13,8 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"syscall"
 	"time"
 
@@ -27,7 +29,9 @@ var webFS embed.FS
 
 // Server timeouts. A route on a 1024² map runs Dijkstra over every cell and
 // an edit rebuilds the touched HPA* clusters and the whole navmesh: well
-// under a second each, so the write timeout leaves a wide margin.
+// under a second each. Either waits for its turn for at most
+// defaultQueueWait, far below the write timeout, so every request is
+// answered, if only with a 503.
 const (
 	readHeaderTimeout = 5 * time.Second
 	readTimeout       = 10 * time.Second
@@ -41,9 +45,17 @@ func setupServe(fs *flag.FlagSet) func(io.Writer) error {
 	addr := fs.String("addr", "127.0.0.1:8080", "listen on `host:port` (port 0 picks a free one)")
 	mapPath := fs.String("map", "", "Moving AI .map `file` (required)")
 	graphPath := fs.String("graph", "", "load the HPA* graph from `file` (written by hpabuild) instead of building it")
+	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "run at most `N` routes at once, each with its own searchers (about 16 bytes per cell)")
+	queue := fs.Int("queue", 0, "let at most `N` more routes wait for a worker, each for up to "+defaultQueueWait.String()+"; the others get 503 (0: "+strconv.Itoa(queuePerWorker)+" per worker)")
 	return func(stdout io.Writer) error {
 		if *mapPath == "" {
 			return usagef("-map is required")
+		}
+		if *workers < 1 {
+			return usagef("-workers %d, want 1 or more", *workers)
+		}
+		if *queue < 0 {
+			return usagef("-queue %d, want 0 or more", *queue)
 		}
 		g, err := grid.LoadMap(*mapPath, grid.Options{})
 		if err != nil {
@@ -59,10 +71,13 @@ func setupServe(fs *flag.FlagSet) func(io.Writer) error {
 		}
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		defer stop()
-		srv, err := newServer(filepath.Base(*mapPath), g, hg)
+		srv, err := newServer(filepath.Base(*mapPath), g, hg, serveLimits{Workers: *workers, Queue: *queue})
 		if err != nil {
 			return err
 		}
+		// On Ctrl-C, requests waiting for their turn answer 503 at once
+		// rather than hold up the shutdown.
+		context.AfterFunc(ctx, srv.close)
 		h := srv.handler()
 		fmt.Fprintf(stdout, "serving %s on http://%s/ (Ctrl-C to stop)\n", filepath.Base(*mapPath), ln.Addr())
 		return serveUntil(ctx, ln, h)

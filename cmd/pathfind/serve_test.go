@@ -12,6 +12,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"testing"
@@ -36,7 +38,7 @@ func newTestServer(t *testing.T, name string, g *grid.Grid) *httptest.Server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := newServer(name, g, hg)
+	srv, err := newServer(name, g, hg, serveLimits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -554,6 +556,352 @@ func TestServeConcurrent(t *testing.T) {
 	t.Logf("%d routes on %d versions", len(got), len(seen))
 }
 
+// newLimitedServer serves g with the limits l, its HPA* graph built with
+// clusters of 16, on a loopback port whose server has the command's
+// timeouts, the write timeout scaled to l.Wait as writeTimeout is to
+// defaultQueueWait: a request that waits its longest and then runs must
+// still be answered before the write timeout cuts it off.
+func newLimitedServer(t *testing.T, g *grid.Grid, l serveLimits) (*server, *httptest.Server) {
+	t.Helper()
+	hg, err := hpa.Build(g, hpa.Options{ClusterSize: 16})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := newServer("test.map", g, hg, l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewUnstartedServer(srv.handler())
+	ts.Config.ReadHeaderTimeout = readHeaderTimeout
+	ts.Config.ReadTimeout = readTimeout
+	ts.Config.WriteTimeout = srv.routes.wait * (writeTimeout / defaultQueueWait)
+	ts.Start()
+	t.Cleanup(ts.Close)
+	t.Cleanup(srv.close) // before ts.Close, which waits for the queue
+	return srv, ts
+}
+
+// routeBody is the JSON body of a route from from to to.
+func routeBody(from, to image.Point) string {
+	return fmt.Sprintf(`{"from":[%d,%d],"to":[%d,%d]}`, from.X, from.Y, to.X, to.Y)
+}
+
+// checkBusy checks that a response is a 503 with Retry-After and a JSON
+// error.
+func checkBusy(t *testing.T, code int, h http.Header, raw []byte) {
+	t.Helper()
+	var e errorResponse
+	if code != http.StatusServiceUnavailable || h.Get("Retry-After") != retryAfter || json.Unmarshal(raw, &e) != nil || e.Error == "" {
+		t.Errorf("got %d, Retry-After %q, body %s; want 503, Retry-After %s and a JSON error", code, h.Get("Retry-After"), raw, retryAfter)
+	}
+}
+
+// waitFor polls cond until it holds, failing the test after 20 s.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(20 * time.Second); !cond(); {
+		if time.Now().After(deadline) {
+			t.Fatalf("gave up waiting until %s", what)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// TestServeConcurrentBurst sends many more routes at once than there are
+// workers, on a map where each takes real time (Dijkstra alone expands most
+// of its 148 000 cells), so that some wait and some are refused. Every
+// client must get an answer, a route or a 503 with Retry-After, before the
+// write timeout cuts it off; no more workers may be made or run at once
+// than the pool holds, whatever the number of clients; and the heap,
+// sampled during the burst, stays within a few workers of where it began,
+// and comes back to it.
+func TestServeConcurrentBurst(t *testing.T) {
+	const workers, clients = 2, 64
+	g := testmap.Maze(1, 48, 48, 7, 200) // 385², loops so paths cross it
+	srv, ts := newLimitedServer(t, g, serveLimits{Workers: workers, Queue: 8, Wait: time.Second})
+	from, to := image.Pt(1, 1), image.Pt(g.Width()-2, g.Height()-2)
+	body := routeBody(from, to)
+
+	// The heap a worker adds: one made and warmed here, on the same world.
+	defer debug.SetGCPercent(debug.SetGCPercent(100)) // whatever GOGC says
+	var ms runtime.MemStats
+	heap := func() uint64 {
+		runtime.GC()
+		runtime.ReadMemStats(&ms)
+		return ms.HeapAlloc
+	}
+	before := heap()
+	wk := newWorker(srv.cur.Load())
+	for _, a := range serveAlgos {
+		a.run(wk, from, to)
+	}
+	perWorker := heap() - before
+	runtime.KeepAlive(wk)
+	wk = nil
+	base := heap()
+
+	var (
+		wg     sync.WaitGroup
+		codes  = make([]int, clients)
+		raws   = make([][]byte, clients)
+		hdrs   = make([]http.Header, clients)
+		start  = make(chan struct{})
+		sample = make(chan struct{})
+		peak   uint64
+	)
+	done := make(chan struct{})
+	go func() {
+		defer close(sample)
+		var m runtime.MemStats
+		<-start
+		for {
+			runtime.ReadMemStats(&m)
+			peak = max(peak, m.HeapAlloc)
+			select {
+			case <-done:
+				return
+			case <-time.After(5 * time.Millisecond):
+			}
+		}
+	}()
+	tr := &http.Transport{MaxIdleConnsPerHost: clients}
+	defer tr.CloseIdleConnections()
+	client := &http.Client{Transport: tr}
+	for i := range clients {
+		wg.Go(func() {
+			<-start
+			res, err := client.Post(ts.URL+"/api/route", "application/json", strings.NewReader(body))
+			if err != nil {
+				t.Errorf("client %d: %v", i, err) // a dropped connection
+				return
+			}
+			defer res.Body.Close()
+			codes[i], hdrs[i] = res.StatusCode, res.Header
+			if raws[i], err = io.ReadAll(res.Body); err != nil {
+				t.Errorf("client %d: reading the answer: %v", i, err)
+			}
+		})
+	}
+	close(start)
+	wg.Wait()
+	close(done)
+	<-sample
+
+	ok, busy := 0, 0
+	for i, code := range codes {
+		switch code {
+		case http.StatusOK:
+			var r routeResponse
+			if err := json.Unmarshal(raws[i], &r); err != nil || r.Version != 0 || len(r.Results) != len(serveAlgos) {
+				t.Errorf("client %d: %v in %.200s", i, err, raws[i])
+			} else if ok == 0 {
+				checkResults(t, g, r)
+			}
+			ok++
+		case 0: // failed above
+		default:
+			checkBusy(t, code, hdrs[i], raws[i])
+			busy++
+		}
+	}
+	st := srv.routes.stats()
+	t.Logf("%d clients, %d workers: %d routes, %d refused; stats %+v; heap %.1f MB at the start, peak %.1f MB, %.1f MB a worker",
+		clients, workers, ok, busy, st, float64(base)/1e6, float64(peak)/1e6, float64(perWorker)/1e6)
+	if ok < workers || ok+busy != clients {
+		t.Errorf("%d routes and %d refusals from %d clients, want every client answered and at least %d routes", ok, busy, clients, workers)
+	}
+	if st.Peak > workers || st.Built > workers || st.Busy != 0 || st.Queued != 0 || st.Ran != int64(ok) || st.Refused != int64(busy) {
+		t.Errorf("pool %+v, want at most %d workers made and busy at once, none busy or queued now, %d ran and %d refused", st, workers, ok, busy)
+	}
+	// Garbage counts until a collection, so allow the heap to double over
+	// what is live: the world, the workers and the connections.
+	if limit := 2*(base+(workers+1)*perWorker) + 16<<20; peak > limit {
+		t.Errorf("heap peaked at %.1f MB, over %.1f MB: %.1f MB at the start and %.1f MB a worker", float64(peak)/1e6, float64(limit)/1e6, float64(base)/1e6, float64(perWorker)/1e6)
+	}
+	// Nothing of a route is kept after it, but its worker.
+	if after := heap(); after > base+workers*perWorker+8<<20 {
+		t.Errorf("heap %.1f MB after the burst, %.1f MB before it (%.1f MB a worker)", float64(after)/1e6, float64(base)/1e6, float64(perWorker)/1e6)
+	}
+}
+
+// post sends a JSON body to the API with ctx and returns the status, the
+// headers and the body; err is set when no answer came within 20 s.
+func post(ctx context.Context, ts *httptest.Server, path, body string) (int, http.Header, []byte, error) {
+	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, "POST", ts.URL+path, strings.NewReader(body))
+	if err != nil {
+		return 0, nil, nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	res, err := ts.Client().Do(req)
+	if err != nil {
+		return 0, nil, nil, err
+	}
+	defer res.Body.Close()
+	raw, err := io.ReadAll(res.Body)
+	return res.StatusCode, res.Header, raw, err
+}
+
+// TestServeConcurrentQueue fills the pool by holding its only worker, and
+// checks the two refusals: a route that waits past the deadline, and one
+// that finds the queue full, both get 503 at once with Retry-After; a
+// queued route gets its answer when the worker comes free. An edit that
+// cannot have its turn in time is refused alike.
+func TestServeConcurrentQueue(t *testing.T) {
+	g := loadDemo(t)
+	from, to := farPair(t, g)
+	body := routeBody(from, to)
+
+	t.Run("deadline", func(t *testing.T) {
+		srv, ts := newLimitedServer(t, g, serveLimits{Workers: 1, Queue: 4, Wait: 50 * time.Millisecond})
+		sl, err := srv.routes.acquire(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		code, h, raw, err := post(t.Context(), ts, "/api/route", body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkBusy(t, code, h, raw)
+		if !strings.Contains(string(raw), "within 50ms") {
+			t.Errorf("body %s, want the wait named", raw)
+		}
+		srv.routes.release(sl)
+		if code, _, raw, err := post(t.Context(), ts, "/api/route", body); err != nil || code != http.StatusOK {
+			t.Errorf("after the worker came free: %d %s %v, want 200", code, raw, err)
+		}
+		if st := srv.routes.stats(); st.Ran != 2 || st.Refused != 1 || st.Busy != 0 || st.Queued != 0 {
+			t.Errorf("pool %+v, want 2 ran (the test's and the last route) and 1 refused", st)
+		}
+
+		// Edits take turns for as long.
+		if err := srv.lockEdits(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		code, h, raw, err = post(t.Context(), ts, "/api/edit", `{"rect":[0,0,1,1],"blocked":true}`)
+		srv.unlockEdits()
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkBusy(t, code, h, raw)
+	})
+
+	t.Run("queue full", func(t *testing.T) {
+		srv, ts := newLimitedServer(t, g, serveLimits{Workers: 1, Queue: 1, Wait: time.Minute})
+		sl, err := srv.routes.acquire(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		type answer struct {
+			code int
+			raw  []byte
+			err  error
+		}
+		queued := make(chan answer, 1)
+		go func() {
+			code, _, raw, err := post(t.Context(), ts, "/api/route", body)
+			queued <- answer{code, raw, err}
+		}()
+		waitFor(t, "a route is queued", func() bool { return srv.routes.stats().Queued == 1 })
+		code, h, raw, err := post(t.Context(), ts, "/api/route", body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkBusy(t, code, h, raw)
+		srv.routes.release(sl)
+		a := <-queued
+		if a.err != nil || a.code != http.StatusOK {
+			t.Fatalf("queued route: %d %s %v, want 200", a.code, a.raw, a.err)
+		}
+		var r routeResponse
+		if err := json.Unmarshal(a.raw, &r); err != nil {
+			t.Fatal(err)
+		}
+		checkResults(t, g, r)
+	})
+
+	t.Run("shutdown", func(t *testing.T) {
+		srv, ts := newLimitedServer(t, g, serveLimits{Workers: 1, Queue: 1, Wait: time.Minute})
+		sl, err := srv.routes.acquire(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer srv.routes.release(sl)
+		type answer struct {
+			code int
+			h    http.Header
+			raw  []byte
+			err  error
+		}
+		queued := make(chan answer, 1)
+		go func() {
+			code, h, raw, err := post(t.Context(), ts, "/api/route", body)
+			queued <- answer{code, h, raw, err}
+		}()
+		waitFor(t, "a route is queued", func() bool { return srv.routes.stats().Queued == 1 })
+		srv.close()
+		a := <-queued
+		if a.err != nil {
+			t.Fatal(a.err)
+		}
+		checkBusy(t, a.code, a.h, a.raw)
+		code, h, raw, err := post(t.Context(), ts, "/api/route", body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkBusy(t, code, h, raw)
+	})
+}
+
+// TestServeConcurrentCancel checks that a route whose client goes away while
+// it waits leaves the queue at once, and never takes the worker: the next
+// route has it as soon as it is free.
+func TestServeConcurrentCancel(t *testing.T) {
+	g := loadDemo(t)
+	from, to := farPair(t, g)
+	body := routeBody(from, to)
+	srv, ts := newLimitedServer(t, g, serveLimits{Workers: 1, Queue: 1, Wait: time.Minute})
+	sl, err := srv.routes.acquire(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	gone := make(chan error, 1)
+	go func() {
+		_, _, _, err := post(ctx, ts, "/api/route", body)
+		gone <- err
+	}()
+	waitFor(t, "a route is queued", func() bool { return srv.routes.stats().Queued == 1 })
+	cancel()
+	if err := <-gone; err == nil {
+		t.Error("the cancelled client got an answer")
+	}
+	// The queue holds one route: it has room again only once the cancelled
+	// one has left.
+	waitFor(t, "the cancelled route leaves the queue", func() bool {
+		st := srv.routes.stats()
+		return st.Queued == 0 && st.Refused == 1
+	})
+	next := make(chan int, 1)
+	go func() {
+		code, _, raw, err := post(t.Context(), ts, "/api/route", body)
+		if err != nil {
+			t.Errorf("next route: %v", err)
+		}
+		if code != http.StatusOK {
+			t.Errorf("next route: %d %s", code, raw)
+		}
+		next <- code
+	}()
+	waitFor(t, "the next route is queued", func() bool { return srv.routes.stats().Queued == 1 })
+	srv.routes.release(sl)
+	<-next
+	if st := srv.routes.stats(); st.Ran != 2 || st.Refused != 1 || st.Built != 1 || st.Busy != 0 || st.Queued != 0 {
+		t.Errorf("pool %+v, want 2 ran (the test's and the next route), 1 refused, 1 worker made", st)
+	}
+}
+
 func TestServeUntil(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -566,7 +914,7 @@ func TestServeUntil(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan error, 1)
-	srv, err := newServer("demo.map", g, hg)
+	srv, err := newServer("demo.map", g, hg, serveLimits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -613,6 +961,8 @@ func TestServeErrors(t *testing.T) {
 		{"address in use", []string{"serve", "-map", mapPath, "-addr", busy.Addr().String()}, 1, "address already in use"},
 		{"bad address", []string{"serve", "-map", mapPath, "-addr", "nowhere"}, 1, "nowhere"},
 		{"argument", []string{"serve", "-map", mapPath, "extra"}, 2, "unexpected argument"},
+		{"no workers", []string{"serve", "-map", mapPath, "-workers", "0"}, 2, "-workers 0, want 1 or more"},
+		{"negative queue", []string{"serve", "-map", mapPath, "-queue", "-1"}, 2, "-queue -1, want 0 or more"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -638,7 +988,7 @@ func BenchmarkServeEdit(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	srv, err := newServer("Berlin_0_1024.map", g, hg)
+	srv, err := newServer("Berlin_0_1024.map", g, hg, serveLimits{})
 	if err != nil {
 		b.Fatal(err)
 	}
