@@ -58,19 +58,19 @@ func TestBudgetRandomGrids(t *testing.T) {
 		spent, nearer := make([]int, len(budgets)), make([]int, len(budgets))
 		for seed := int64(1); seed <= 6; seed++ {
 			g := testmap.Random(seed, 40, 30, density, grid.Options{})
-			q := navmesh.NewQuery(mustMesh(t, g))
+			q := navmesh.NewSearcher(mustMesh(t, g))
 			r := testmap.NewRand(seed)
 			var want, got []mgl64.Vec2
 			for _, pr := range testmap.RandomPairs(r, g, 100) {
 				from, to := centre(pr[0]), centre(pr[1])
 				var wantRes navmesh.Result
 				var err error
-				if want, wantRes, err = q.AppendPath(want[:0], from, to); err != nil {
+				if want, wantRes, err = q.AppendPath(want[:0], from, to, navmesh.Query{}); err != nil {
 					t.Fatal(err)
 				}
 				for i, b := range budgets {
 					var res navmesh.Result
-					if got, res, err = q.AppendPathOpt(got[:0], from, to, navmesh.QueryOptions{MaxExpansions: b}); err != nil {
+					if got, res, err = q.AppendPath(got[:0], from, to, navmesh.Query{MaxExpansions: b}); err != nil {
 						t.Fatal(err)
 					}
 					legal := func(path []mgl64.Vec2, end mgl64.Vec2) (float64, error) { return checkPath(g, path, from, end) }
@@ -118,7 +118,7 @@ func TestBudgetPolygons(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			q := navmesh.NewQuery(m)
+			q := navmesh.NewSearcher(m)
 			pts := c.points(testmap.NewRand(int64(i+1)), 120)
 			legal := func(path []mgl64.Vec2, end mgl64.Vec2) (float64, error) {
 				k := len(path)
@@ -142,12 +142,12 @@ func TestBudgetPolygons(t *testing.T) {
 			for j := 0; j+1 < len(pts); j += 2 {
 				from, to := pts[j], pts[j+1]
 				var wantRes navmesh.Result
-				if want, wantRes, err = q.AppendPath(want[:0], from, to); err != nil {
+				if want, wantRes, err = q.AppendPath(want[:0], from, to, navmesh.Query{}); err != nil {
 					t.Fatal(err)
 				}
 				for _, b := range budgets {
 					var res navmesh.Result
-					if got, res, err = q.AppendPathOpt(got[:0], from, to, navmesh.QueryOptions{MaxExpansions: b}); err != nil {
+					if got, res, err = q.AppendPath(got[:0], from, to, navmesh.Query{MaxExpansions: b}); err != nil {
 						t.Fatal(err)
 					}
 					closer, err := checkBudgeted(got, want, res, wantRes, b, from, to, legal)
@@ -169,18 +169,18 @@ func TestBudgetPolygons(t *testing.T) {
 
 func TestBudgetAllocs(t *testing.T) {
 	g := testmap.Random(7, 40, 30, 0.2, grid.Options{})
-	q := navmesh.NewQuery(mustMesh(t, g))
+	q := navmesh.NewSearcher(mustMesh(t, g))
 	pairs := testmap.RandomPairs(testmap.NewRand(7), g, 50)
 	dst := make([]mgl64.Vec2, 0, 256)
 	run := func() {
 		for _, pr := range pairs {
 			for _, b := range budgets {
-				dst, _, _ = q.AppendPathOpt(dst[:0], centre(pr[0]), centre(pr[1]), navmesh.QueryOptions{MaxExpansions: b})
+				dst, _, _ = q.AppendPath(dst[:0], centre(pr[0]), centre(pr[1]), navmesh.Query{MaxExpansions: b})
 			}
 		}
 	}
 	run() // grow the buffers
 	if n := testing.AllocsPerRun(20, run); n != 0 {
-		t.Errorf("AppendPathOpt allocates %v times per 150 queries, want 0", n)
+		t.Errorf("AppendPath with a budget allocates %v times per 150 queries, want 0", n)
 	}
 }

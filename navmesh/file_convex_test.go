@@ -127,14 +127,14 @@ func TestFileConvexCellTriangles(t *testing.T) {
 			t.Fatalf("seed %d: %v", seed, err)
 		}
 		o := newAnyAngle(g)
-		q := navmesh.NewQuery(m)
+		q := navmesh.NewSearcher(m)
 		point := func() mgl64.Vec2 {
 			return mgl64.Vec2{float64(r.IntN(2*g.Width()+1)) / 2, float64(r.IntN(2*g.Height()+1)) / 2}
 		}
 		for range 100 {
 			from, to := point(), point()
 			m.Raycast(from, to)
-			path, res, err := q.AppendPath(nil, from, to)
+			path, res, err := q.AppendPath(nil, from, to, navmesh.Query{})
 			if err != nil {
 				continue // off the mesh
 			}
@@ -280,10 +280,10 @@ func TestFromGridAllSmall(t *testing.T) {
 						}
 					}
 				}
-				q := navmesh.NewQuery(m)
+				q := navmesh.NewSearcher(m)
 				for _, from := range pts {
 					for _, to := range pts {
-						path, res, err := q.AppendPath(nil, from, to)
+						path, res, err := q.AppendPath(nil, from, to, navmesh.Query{})
 						if err != nil {
 							continue // off the mesh
 						}

@@ -91,7 +91,7 @@ func FuzzRead(f *testing.F) {
 		if m.NumPolys() == 0 {
 			return
 		}
-		q := navmesh.NewQuery(m)
+		q := navmesh.NewSearcher(m)
 		r := testmap.NewRand(int64(len(data)))
 		point := func() mgl64.Vec2 {
 			return mgl64.Vec2{float64(r.IntN(4*g.Width()+1)) / 4, float64(r.IntN(4*g.Height()+1)) / 4}
@@ -99,7 +99,7 @@ func FuzzRead(f *testing.F) {
 		for range 20 {
 			from, to := point(), point()
 			m.Raycast(from, to)
-			path, res, err := q.AppendPath(nil, from, to)
+			path, res, err := q.AppendPath(nil, from, to, navmesh.Query{})
 			if err != nil || res.Status != core.Found {
 				continue // off the mesh, or unreachable
 			}
@@ -138,7 +138,7 @@ func fuzzPolyQueries(t *testing.T, m *navmesh.Mesh, data []byte) {
 	for id := navmesh.PolyID(0); int(id) < m.NumPolys(); id++ {
 		vs = m.AppendPolygon(vs, id)
 	}
-	q := navmesh.NewQuery(m)
+	q := navmesh.NewSearcher(m)
 	r := testmap.NewRand(int64(len(data)))
 	point := func() mgl64.Vec2 {
 		a, b := vs[r.IntN(len(vs))], vs[r.IntN(len(vs))]
@@ -149,6 +149,6 @@ func fuzzPolyQueries(t *testing.T, m *navmesh.Mesh, data []byte) {
 		m.Locate(from)
 		m.Nearest(from)
 		m.Raycast(from, to)
-		q.AppendPath(nil, from, to)
+		q.AppendPath(nil, from, to, navmesh.Query{})
 	}
 }

@@ -90,7 +90,7 @@ func samePolyMesh(t *testing.T, a, b *navmesh.Mesh, seed uint64) {
 		}
 		return mgl64.Vec2{lo[0] - 1 + (hi[0]-lo[0]+2)*rnd.Float64(), lo[1] - 1 + (hi[1]-lo[1]+2)*rnd.Float64()}
 	}
-	qa, qb := navmesh.NewQuery(a), navmesh.NewQuery(b)
+	qa, qb := navmesh.NewSearcher(a), navmesh.NewSearcher(b)
 	for range 200 {
 		p, q := point(), point()
 		ia, oka := a.Locate(p)
@@ -103,8 +103,8 @@ func samePolyMesh(t *testing.T, a, b *navmesh.Mesh, seed uint64) {
 		if ha != hb || aa != ab {
 			t.Fatalf("Raycast(%v, %v): read %v %v, written %v %v", p, q, hb, ab, ha, aa)
 		}
-		pa, ra, erra := qa.AppendPath(nil, p, q)
-		pb, rb, errb := qb.AppendPath(nil, p, q)
+		pa, ra, erra := qa.AppendPath(nil, p, q, navmesh.Query{})
+		pb, rb, errb := qb.AppendPath(nil, p, q, navmesh.Query{})
 		if !slices.Equal(pa, pb) || ra != rb || fmt.Sprint(erra) != fmt.Sprint(errb) {
 			t.Fatalf("%v→%v: read %v %+v %v, written %v %+v %v", p, q, pb, rb, errb, pa, ra, erra)
 		}

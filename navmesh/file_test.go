@@ -64,7 +64,7 @@ func sameMesh(t *testing.T, a, b *navmesh.Mesh, g *grid.Grid, seed int64) {
 	point := func() mgl64.Vec2 {
 		return mgl64.Vec2{float64(r.IntN(4*g.Width()+9)-4) / 4, float64(r.IntN(4*g.Height()+9)-4) / 4}
 	}
-	qa, qb := navmesh.NewQuery(a), navmesh.NewQuery(b)
+	qa, qb := navmesh.NewSearcher(a), navmesh.NewSearcher(b)
 	for range 300 {
 		p, q := point(), point()
 		ia, oka := a.Locate(p)
@@ -79,8 +79,8 @@ func sameMesh(t *testing.T, a, b *navmesh.Mesh, g *grid.Grid, seed int64) {
 		if ha != hb || aa != ab {
 			t.Fatalf("Raycast(%v, %v): read %v %v, written %v %v", p, q, hb, ab, ha, aa)
 		}
-		pa, ra, erra := qa.AppendPath(nil, p, q)
-		pb, rb, errb := qb.AppendPath(nil, p, q)
+		pa, ra, erra := qa.AppendPath(nil, p, q, navmesh.Query{})
+		pb, rb, errb := qb.AppendPath(nil, p, q, navmesh.Query{})
 		if !slices.Equal(pa, pb) || ra != rb || fmt.Sprint(erra) != fmt.Sprint(errb) {
 			t.Fatalf("%v→%v: read mesh gives %v %+v %v, written %v %+v %v", p, q, pb, rb, errb, pa, ra, erra)
 		}
@@ -556,8 +556,8 @@ func TestFileCorruptConvex(t *testing.T) {
 	if err != nil {
 		t.Fatalf("rectangles read as convex polygons: %v", err)
 	}
-	q := navmesh.NewQuery(m)
-	path, _, err := q.AppendPath(nil, mgl64.Vec2{0.5, 0.5}, mgl64.Vec2{2.5, 0.5})
+	q := navmesh.NewSearcher(m)
+	path, _, err := q.AppendPath(nil, mgl64.Vec2{0.5, 0.5}, mgl64.Vec2{2.5, 0.5}, navmesh.Query{})
 	if want := []mgl64.Vec2{{0.5, 0.5}, {1, 1}, {2, 1}, {2.5, 0.5}}; err != nil || !slices.Equal(path, want) {
 		t.Fatalf("path %v, %v; want %v", path, err, want)
 	}
@@ -584,8 +584,8 @@ func TestFileAccepts(t *testing.T) {
 	if rm.NumPolys() != m.NumPolys() || rm.NumPortals() != m.NumPortals() {
 		t.Fatalf("%d polygons, %d portals; want %d, %d", rm.NumPolys(), rm.NumPortals(), m.NumPolys(), m.NumPortals())
 	}
-	q := navmesh.NewQuery(rm)
-	path, _, err := q.AppendPath(nil, mgl64.Vec2{0.5, 0.5}, mgl64.Vec2{2.5, 0.5})
+	q := navmesh.NewSearcher(rm)
+	path, _, err := q.AppendPath(nil, mgl64.Vec2{0.5, 0.5}, mgl64.Vec2{2.5, 0.5}, navmesh.Query{})
 	if want := []mgl64.Vec2{{0.5, 0.5}, {1, 1}, {2, 1}, {2.5, 0.5}}; err != nil || !slices.Equal(path, want) {
 		t.Fatalf("path %v, %v; want %v", path, err, want)
 	}
@@ -837,7 +837,7 @@ func ExampleRead() {
 		fmt.Println(err)
 		return
 	}
-	path, _, _ := navmesh.NewQuery(m).AppendPath(nil, mgl64.Vec2{0.5, 0.5}, mgl64.Vec2{2.5, 0.5})
+	path, _, _ := navmesh.NewSearcher(m).AppendPath(nil, mgl64.Vec2{0.5, 0.5}, mgl64.Vec2{2.5, 0.5}, navmesh.Query{})
 	fmt.Println(m.NumPolys(), path)
 	// Output:
 	// 335 <nil>

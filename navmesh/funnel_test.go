@@ -117,14 +117,14 @@ func pointIn(m *navmesh.Mesh, id navmesh.PolyID, r *rand.Rand) mgl64.Vec2 {
 
 // checkPulled pulls the corridor taut and checks the path: legal on g,
 // from from to to, and not shorter than the optimum q finds.
-func checkPulled(t *testing.T, g *grid.Grid, q *navmesh.Query, from, to mgl64.Vec2, portals []funnel.Portal, where string) {
+func checkPulled(t *testing.T, g *grid.Grid, q *navmesh.Searcher, from, to mgl64.Vec2, portals []funnel.Portal, where string) {
 	t.Helper()
 	path := funnel.Pull(nil, from, to, portals)
 	length, err := checkPath(g, path, from, to)
 	if err != nil {
 		t.Fatalf("%s: %v\npath %v\nportals %v\n%s", where, err, path, portals, testmap.Render(g, nil))
 	}
-	best, res, err := q.AppendPath(nil, from, to)
+	best, res, err := q.AppendPath(nil, from, to, navmesh.Query{})
 	if err != nil || res.Status != core.Found {
 		t.Fatalf("%s: the query finds no path (%v, %v) where the corridor has one", where, res.Status, err)
 	}
@@ -174,7 +174,7 @@ func TestPullOnGridMeshes(t *testing.T) {
 		if m.NumPolys() == 0 {
 			continue
 		}
-		q := navmesh.NewQuery(m)
+		q := navmesh.NewSearcher(m)
 		r := testmap.NewRand(int64(len(gc.name)) + int64(m.NumPolys()))
 		for i := range 300 {
 			a := navmesh.PolyID(r.IntN(m.NumPolys()))

@@ -57,7 +57,7 @@
 //
 // # Path search
 //
-// A [Query] finds the shortest any-angle path: the shortest polyline from
+// A [Searcher] finds the shortest any-angle path: the shortest polyline from
 // start to goal that stays on the mesh. It is the interval search of
 // Polyanya (Cui, Harabor and Grastien, IJCAI 2017) run on core A*, which
 // does the work of the funnel algorithm inside the search. A node is a root
@@ -83,7 +83,7 @@
 // come back the same way (see bridges). In a maze that confines the search
 // to the corridors between start and goal.
 //
-// A [Mesh] is immutable and safe for concurrent use; a [Query] is not, and
+// A [Mesh] is immutable and safe for concurrent use; a [Searcher] is not, and
 // each goroutine uses its own.
 package navmesh
 

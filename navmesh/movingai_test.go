@@ -25,7 +25,7 @@ func TestMovingAIScenarios(t *testing.T) {
 				t.Skip("short")
 			}
 			g, scens := testmap.MovingAI(t, tc.name)
-			q := navmesh.NewQuery(mustMesh(t, g))
+			q := navmesh.NewSearcher(mustMesh(t, g))
 			var all ratios
 			var path []mgl64.Vec2
 			for i := 0; i < len(scens); i += tc.every {
@@ -33,7 +33,7 @@ func TestMovingAIScenarios(t *testing.T) {
 				from, to := centre(sc.Start), centre(sc.Goal)
 				var res navmesh.Result
 				var err error
-				path, res, err = q.AppendPath(path[:0], from, to)
+				path, res, err = q.AppendPath(path[:0], from, to, navmesh.Query{})
 				if err != nil || res.Status != core.Found {
 					t.Fatalf("scenario %d: %v, %v", i, res.Status, err)
 				}
@@ -95,7 +95,7 @@ func BenchmarkQuery(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				q := navmesh.NewQuery(m)
+				q := navmesh.NewSearcher(m)
 				path := make([]mgl64.Vec2, 0, 256)
 				b.ReportAllocs()
 				i, expanded := 0, 0
@@ -103,7 +103,7 @@ func BenchmarkQuery(b *testing.B) {
 					sc := scens[i%len(scens)]
 					i++
 					var res navmesh.Result
-					path, res, _ = q.AppendPath(path[:0], centre(sc.Start), centre(sc.Goal))
+					path, res, _ = q.AppendPath(path[:0], centre(sc.Start), centre(sc.Goal), navmesh.Query{})
 					if res.Length > sc.Optimal+1e-6 || len(path) < 2 {
 						b.Fatalf("%v→%v: length %v, octile optimum %v", sc.Start, sc.Goal, res.Length, sc.Optimal)
 					}

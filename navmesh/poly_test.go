@@ -128,8 +128,8 @@ func (c *polyCase) points(rnd *rand.Rand, n int) []mgl64.Vec2 {
 }
 
 // checkQuery checks one query against the oracle.
-func (c *polyCase) checkQuery(q *navmesh.Query, from, to mgl64.Vec2) error {
-	path, res, err := q.AppendPath(nil, from, to)
+func (c *polyCase) checkQuery(q *navmesh.Searcher, from, to mgl64.Vec2) error {
+	path, res, err := q.AppendPath(nil, from, to, navmesh.Query{})
 	if err != nil {
 		return err
 	}
@@ -163,7 +163,7 @@ func (c *polyCase) checkQuery(q *navmesh.Query, from, to mgl64.Vec2) error {
 func (c *polyCase) checkQueries(t *testing.T, seed int64, n int) {
 	t.Helper()
 	rnd := testmap.NewRand(seed)
-	q := navmesh.NewQuery(c.m)
+	q := navmesh.NewSearcher(c.m)
 	pts := c.points(rnd, 2*n)
 	for i := 0; i < len(pts); i += 2 {
 		if err := c.checkQuery(q, pts[i], pts[i+1]); err != nil {
@@ -248,8 +248,8 @@ func TestFromPolygonsPaths(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := newPolyCase(t, tc.name, tc.mp)
-			q := navmesh.NewQuery(c.m)
-			got, res, err := q.AppendPath(nil, tc.from, tc.to)
+			q := navmesh.NewSearcher(c.m)
+			got, res, err := q.AppendPath(nil, tc.from, tc.to, navmesh.Query{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -291,10 +291,10 @@ func TestFromPolygonsOrientation(t *testing.T) {
 		}
 		c := newPolyCase(t, name, mp)
 		c.checkStructure(t)
-		qa, qb := navmesh.NewQuery(want.m), navmesh.NewQuery(c.m)
+		qa, qb := navmesh.NewSearcher(want.m), navmesh.NewSearcher(c.m)
 		for i := 0; i < len(pts); i += 2 {
-			_, ra, _ := qa.AppendPath(nil, pts[i], pts[i+1])
-			_, rb, _ := qb.AppendPath(nil, pts[i], pts[i+1])
+			_, ra, _ := qa.AppendPath(nil, pts[i], pts[i+1], navmesh.Query{})
+			_, rb, _ := qb.AppendPath(nil, pts[i], pts[i+1], navmesh.Query{})
 			if math.Abs(ra.Length-rb.Length) > 1e-9*max(1, ra.Length) {
 				t.Fatalf("%s: %v→%v: length %v, as given %v", name, pts[i], pts[i+1], rb.Length, ra.Length)
 			}
@@ -578,12 +578,12 @@ func TestFromPolygonsErrors(t *testing.T) {
 // allocate nothing once their buffers have grown.
 func TestPolygonQueryAllocs(t *testing.T) {
 	c := newPolyCase(t, "many holes", handPolygons()[3].mp)
-	q := navmesh.NewQuery(c.m)
+	q := navmesh.NewSearcher(c.m)
 	pts := c.points(testmap.NewRand(9), 100)
 	dst := make([]mgl64.Vec2, 0, 256)
 	run := func() {
 		for i := 0; i < len(pts); i += 2 {
-			dst, _, _ = q.AppendPath(dst[:0], pts[i], pts[i+1])
+			dst, _, _ = q.AppendPath(dst[:0], pts[i], pts[i+1], navmesh.Query{})
 			c.m.Raycast(pts[i], pts[i+1])
 			c.m.Nearest(pts[i].Add(mgl64.Vec2{-30, 0}))
 		}
@@ -726,8 +726,8 @@ func ExampleFromPolygon() {
 		fmt.Println(err)
 		return
 	}
-	q := navmesh.NewQuery(m)
-	path, res, err := q.AppendPath(nil, mgl64.Vec2{1, 3}, mgl64.Vec2{9, 3.5})
+	q := navmesh.NewSearcher(m)
+	path, res, err := q.AppendPath(nil, mgl64.Vec2{1, 3}, mgl64.Vec2{9, 3.5}, navmesh.Query{})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -859,7 +859,7 @@ func BenchmarkPolygonQuery(b *testing.B) {
 					pts = append(pts, p)
 				}
 			}
-			q := navmesh.NewQuery(m)
+			q := navmesh.NewSearcher(m)
 			path := make([]mgl64.Vec2, 0, 256)
 			b.ReportAllocs()
 			i, expanded := 0, 0
@@ -867,7 +867,7 @@ func BenchmarkPolygonQuery(b *testing.B) {
 				k := 2 * (i % 100)
 				i++
 				var res navmesh.Result
-				path, res, _ = q.AppendPath(path[:0], pts[k], pts[k+1])
+				path, res, _ = q.AppendPath(path[:0], pts[k], pts[k+1], navmesh.Query{})
 				if res.Status != core.Found || len(path) < 2 {
 					b.Fatalf("%v→%v: %v", pts[k], pts[k+1], res.Status)
 				}

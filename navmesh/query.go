@@ -10,7 +10,8 @@ import (
 // Result describes a navmesh query.
 type Result struct {
 	// Status is core.Found, core.Unreachable, or core.BudgetSpent when the
-	// query's [QueryOptions.MaxExpansions] ran out first.
+	// query's [Query.MaxExpansions] ran out first; core.NotSearched beside
+	// an error.
 	Status core.Status
 	// Length is the Euclidean length of the returned path, partial or
 	// whole; 0 when none.
@@ -24,25 +25,25 @@ type Result struct {
 	End mgl64.Vec2
 }
 
-// QueryOptions tunes one query. The zero value is an unbounded search, as
-// [Query.AppendPath] runs.
-type QueryOptions struct {
+// Query tunes one search. The zero value is an unbounded search for the
+// shortest path.
+type Query struct {
 	// MaxExpansions caps the search nodes expanded, as Result.Expanded
 	// counts them; 0 (or less) means no cap. A search that hits the cap
 	// ends with status core.BudgetSpent and a partial path toward the goal.
 	MaxExpansions int
 }
 
-// Query answers path queries on one mesh and owns their scratch memory.
-// Make one per goroutine with [NewQuery] and reuse it: once its buffers
-// have grown, a query allocates nothing beyond the path it appends. It is
-// not safe for concurrent use.
+// Searcher answers path queries on one mesh and owns their scratch
+// memory. Make one per goroutine with [NewSearcher] and reuse it: once its
+// buffers have grown, a query allocates nothing beyond the path it
+// appends. It is not safe for concurrent use.
 //
-// A query may be given a budget of expansions ([Query.AppendPathOpt]),
-// for a game that must bound the time one query takes; when it runs out,
-// the query returns the best partial path found so far, which an agent can
+// A query may be given a budget of expansions ([Query.MaxExpansions]), for
+// a game that must bound the time one query takes; when it runs out, the
+// query returns the best partial path found so far, which an agent can
 // start along while the rest is found later.
-type Query struct {
+type Searcher struct {
 	m   *Mesh
 	s   *core.Searcher
 	g   search
@@ -50,25 +51,25 @@ type Query struct {
 	ids []int32
 }
 
-// firstLimit is the number of search nodes a new Query makes room for; a
-// search that needs more is run again with twice the room.
+// firstLimit is the number of search nodes a new Searcher makes room for;
+// a search that needs more is run again with twice the room.
 const firstLimit = 1 << 12
 
-// NewQuery returns a query object for m. It allocates scratch in
+// NewSearcher returns a searcher for m. It allocates scratch in
 // proportion to the mesh's vertices. It panics when m is nil.
-func NewQuery(m *Mesh) *Query {
+func NewSearcher(m *Mesh) *Searcher {
 	if m == nil {
-		panic("navmesh: NewQuery of a nil mesh")
+		panic("navmesh: NewSearcher of a nil mesh")
 	}
-	q := &Query{m: m}
-	q.g.m = m
-	q.g.limit = firstLimit
-	q.g.nodes = make([]snode, 0, firstLimit)
-	q.g.best = make([]float64, len(m.verts))
-	q.g.bestGen = make([]uint32, len(m.verts))
-	q.h.s = &q.g
-	q.s = core.NewSearcher(&q.g)
-	return q
+	sr := &Searcher{m: m}
+	sr.g.m = m
+	sr.g.limit = firstLimit
+	sr.g.nodes = make([]snode, 0, firstLimit)
+	sr.g.best = make([]float64, len(m.verts))
+	sr.g.bestGen = make([]uint32, len(m.verts))
+	sr.h.s = &sr.g
+	sr.s = core.NewSearcher(&sr.g)
+	return sr
 }
 
 // AppendPath finds the shortest path from from to to on the mesh, appends
@@ -83,17 +84,12 @@ func NewQuery(m *Mesh) *Query {
 // The search (see the package documentation) costs O(k log k) for the k
 // nodes it makes, which grow with the polygons near the shortest path rather
 // than with its length. It allocates only while its buffers, or dst, grow.
-// It is [Query.AppendPathOpt] with the zero [QueryOptions].
-func (q *Query) AppendPath(dst []mgl64.Vec2, from, to mgl64.Vec2) ([]mgl64.Vec2, Result, error) {
-	return q.AppendPathOpt(dst, from, to, QueryOptions{})
-}
-
-// AppendPathOpt is [Query.AppendPath] tuned by opt. With a budget of
-// expansions (opt.MaxExpansions) that the search does not need, it returns
-// the same path as AppendPath. When the budget runs out first, it returns
-// status core.BudgetSpent, at most MaxExpansions expansions, and a partial
-// path from from: a legal, taut path to the best point the search reached.
-// That is the goal itself when some path to it was found, though maybe
+//
+// With a budget of expansions (q.MaxExpansions) that the search does not
+// need, it returns the shortest path. When the budget runs out first, it
+// returns status core.BudgetSpent, at most MaxExpansions expansions, and a
+// partial path from from: a legal, taut path to the best point the search
+// reached. That is the goal itself when some path to it was found, though maybe
 // not the shortest; else the search node of lowest heuristic (ties go to
 // the one whose point is nearer the goal), whose path ends at its root or,
 // for a node looking through an interval of a portal, at the point of the
@@ -106,9 +102,9 @@ func (q *Query) AppendPath(dst []mgl64.Vec2, from, to mgl64.Vec2) ([]mgl64.Vec2,
 // from; with no node better than the start it is the single point from.
 // Result.Length is the partial path's length and Result.End its last
 // point. Picking the end costs O(k) for the k nodes made.
-func (q *Query) AppendPathOpt(dst []mgl64.Vec2, from, to mgl64.Vec2, opt QueryOptions) ([]mgl64.Vec2, Result, error) {
-	m := q.m
-	g := &q.g
+func (sr *Searcher) AppendPath(dst []mgl64.Vec2, from, to mgl64.Vec2, q Query) ([]mgl64.Vec2, Result, error) {
+	m := sr.m
+	g := &sr.g
 	g.sps = m.appendAround(g.sps[:0], from)
 	if len(g.sps) == 0 {
 		return dst, Result{}, fmt.Errorf("navmesh: start (%g,%g) is not on the mesh", from[0], from[1])
@@ -132,11 +128,11 @@ func (q *Query) AppendPathOpt(dst []mgl64.Vec2, from, to mgl64.Vec2, opt QueryOp
 	if !connected {
 		return dst, Result{Status: core.Unreachable, End: from}, nil
 	}
-	budget := max(opt.MaxExpansions, 0)
+	budget := max(q.MaxExpansions, 0)
 	var r core.Result
 	for {
 		g.begin(from, to)
-		r = q.s.Search(0, 1, &q.h, core.Query{MaxExpansions: budget})
+		r = sr.s.Search(0, 1, &sr.h, core.Query{MaxExpansions: budget})
 		if !g.overflow {
 			break
 		}
@@ -152,13 +148,13 @@ func (q *Query) AppendPathOpt(dst []mgl64.Vec2, from, to mgl64.Vec2, opt QueryOp
 	default:
 		return dst, Result{Status: core.Unreachable, Expanded: r.Expanded, End: from}, nil
 	}
-	q.ids = q.s.AppendPath(q.ids[:0], end)
-	if len(q.ids) == 0 {
+	sr.ids = sr.s.AppendPath(sr.ids[:0], end)
+	if len(sr.ids) == 0 {
 		last = from // not reached by the core search: cannot happen
 	}
 	base := len(dst)
 	dst = push(dst, base, from)
-	for _, id := range q.ids {
+	for _, id := range sr.ids {
 		if n := &g.nodes[id]; n.root >= 0 {
 			dst = push(dst, base, m.verts[n.root])
 		}

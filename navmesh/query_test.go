@@ -100,9 +100,9 @@ func TestAppendPathDrawn(t *testing.T) {
 			if tc.name == "same cell" {
 				s = e
 			}
-			q := navmesh.NewQuery(mustMesh(t, g))
+			q := navmesh.NewSearcher(mustMesh(t, g))
 			from, to := centre(s), centre(e)
-			got, res, err := q.AppendPath(nil, from, to)
+			got, res, err := q.AppendPath(nil, from, to, navmesh.Query{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -130,7 +130,7 @@ func TestAppendPathErrors(t *testing.T) {
 	g, _, _ := fromDrawing(t, `
 		..#
 		...`)
-	q := navmesh.NewQuery(mustMesh(t, g))
+	q := navmesh.NewSearcher(mustMesh(t, g))
 	for _, tc := range []struct {
 		from, to mgl64.Vec2
 		want     string
@@ -139,7 +139,7 @@ func TestAppendPathErrors(t *testing.T) {
 		{mgl64.Vec2{0.5, 0.5}, mgl64.Vec2{-1, 0.5}, "navmesh: goal (-1,0.5) is not on the mesh"},
 		{mgl64.Vec2{0.5, 0.5}, mgl64.Vec2{math.NaN(), 0.5}, "navmesh: goal (NaN,0.5) is not on the mesh"},
 	} {
-		dst, _, err := q.AppendPath(nil, tc.from, tc.to)
+		dst, _, err := q.AppendPath(nil, tc.from, tc.to, navmesh.Query{})
 		if err == nil || err.Error() != tc.want || len(dst) != 0 {
 			t.Errorf("AppendPath(%v, %v) = %v, %v, want error %q", tc.from, tc.to, dst, err, tc.want)
 		}
@@ -173,7 +173,7 @@ func TestRandomGrids(t *testing.T) {
 		var all ratios
 		for seed := int64(1); seed <= 10; seed++ {
 			g := testmap.Random(seed, 40, 30, density, grid.Options{})
-			q := navmesh.NewQuery(mustMesh(t, g))
+			q := navmesh.NewSearcher(mustMesh(t, g))
 			gs := grid.NewSearcher(g)
 			r := testmap.NewRand(seed)
 			var path []mgl64.Vec2
@@ -182,7 +182,7 @@ func TestRandomGrids(t *testing.T) {
 				from, to := centre(a), centre(b)
 				var res navmesh.Result
 				var err error
-				path, res, err = q.AppendPath(path[:0], from, to)
+				path, res, err = q.AppendPath(path[:0], from, to, navmesh.Query{})
 				if err != nil {
 					t.Fatalf("density %v seed %d %v→%v: %v", density, seed, a, b, err)
 				}
@@ -261,7 +261,7 @@ func TestAnyAngleOracle(t *testing.T) {
 			g = testmap.Maze(seed, 5+int(seed%3), 4+int(seed%2), 1+int(seed%4), int(seed%5))
 		}
 		o := newAnyAngle(g)
-		q := navmesh.NewQuery(mustMesh(t, g))
+		q := navmesh.NewSearcher(mustMesh(t, g))
 		r := testmap.NewRand(seed)
 		point := func(c image.Point) mgl64.Vec2 {
 			switch r.IntN(3) {
@@ -275,7 +275,7 @@ func TestAnyAngleOracle(t *testing.T) {
 		for _, pr := range testmap.RandomPairs(r, g, 40) {
 			from, to := point(pr[0]), point(pr[1])
 			where := fmt.Sprintf("seed %d %v→%v", seed, from, to)
-			path, res, err := q.AppendPath(nil, from, to)
+			path, res, err := q.AppendPath(nil, from, to, navmesh.Query{})
 			if err != nil {
 				t.Fatalf("%s: %v", where, err)
 			}
@@ -306,12 +306,12 @@ func TestAnyAngleOracle(t *testing.T) {
 
 func TestAppendPathAllocs(t *testing.T) {
 	g := testmap.Random(7, 40, 30, 0.2, grid.Options{})
-	q := navmesh.NewQuery(mustMesh(t, g))
+	q := navmesh.NewSearcher(mustMesh(t, g))
 	pairs := testmap.RandomPairs(testmap.NewRand(7), g, 50)
 	dst := make([]mgl64.Vec2, 0, 256)
 	run := func() {
 		for _, pr := range pairs {
-			dst, _, _ = q.AppendPath(dst[:0], centre(pr[0]), centre(pr[1]))
+			dst, _, _ = q.AppendPath(dst[:0], centre(pr[0]), centre(pr[1]), navmesh.Query{})
 		}
 	}
 	run() // grow the buffers
@@ -328,18 +328,18 @@ func TestConcurrentQueries(t *testing.T) {
 	m := mustMesh(t, g)
 	pairs := testmap.RandomPairs(testmap.NewRand(3), g, 100)
 	want := make([]float64, len(pairs))
-	q := navmesh.NewQuery(m)
+	q := navmesh.NewSearcher(m)
 	for i, pr := range pairs {
-		_, res, _ := q.AppendPath(nil, centre(pr[0]), centre(pr[1]))
+		_, res, _ := q.AppendPath(nil, centre(pr[0]), centre(pr[1]), navmesh.Query{})
 		want[i] = res.Length
 	}
 	var wg sync.WaitGroup
 	errs := make(chan string, 4)
 	for range 4 {
 		wg.Go(func() {
-			q := navmesh.NewQuery(m)
+			q := navmesh.NewSearcher(m)
 			for i, pr := range pairs {
-				if _, res, _ := q.AppendPath(nil, centre(pr[0]), centre(pr[1])); res.Length != want[i] {
+				if _, res, _ := q.AppendPath(nil, centre(pr[0]), centre(pr[1]), navmesh.Query{}); res.Length != want[i] {
 					errs <- fmt.Sprintf("%v→%v: length %v, alone %v", pr[0], pr[1], res.Length, want[i])
 					return
 				}
@@ -353,9 +353,9 @@ func TestConcurrentQueries(t *testing.T) {
 	}
 }
 
-// TestNewQueryNil checks the documented panic of a nil mesh.
-func TestNewQueryNil(t *testing.T) {
-	if msg := testmap.Panic(func() { navmesh.NewQuery(nil) }); msg != "navmesh: NewQuery of a nil mesh" {
-		t.Errorf("NewQuery(nil): panic %q", msg)
+// TestNewSearcherNil checks the documented panic of a nil mesh.
+func TestNewSearcherNil(t *testing.T) {
+	if msg := testmap.Panic(func() { navmesh.NewSearcher(nil) }); msg != "navmesh: NewSearcher of a nil mesh" {
+		t.Errorf("NewSearcher(nil): panic %q", msg)
 	}
 }

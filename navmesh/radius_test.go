@@ -34,12 +34,12 @@ func TestRadius(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				q := navmesh.NewQuery(m)
+				q := navmesh.NewSearcher(m)
 				found := 0
 				for _, p := range testmap.RandomPairs(testmap.NewRand(seed), g, 150) {
 					from := mgl64.Vec2{float64(p[0].X) + 0.5, float64(p[0].Y) + 0.5}
 					to := mgl64.Vec2{float64(p[1].X) + 0.5, float64(p[1].Y) + 0.5}
-					path, res, err := q.AppendPath(nil, from, to)
+					path, res, err := q.AppendPath(nil, from, to, navmesh.Query{})
 					if err != nil {
 						continue // an end too close to a wall for this radius
 					}
@@ -84,7 +84,7 @@ func TestRadiusHuge(t *testing.T) {
 		if n := m.NumPolys(); n != 0 {
 			t.Errorf("radius %v: %d polygons on a 200×150 map, want 0", r, n)
 		}
-		_, res, err := navmesh.NewQuery(m).AppendPath(nil, mgl64.Vec2{10.5, 10.5}, mgl64.Vec2{190.5, 140.5})
+		_, res, err := navmesh.NewSearcher(m).AppendPath(nil, mgl64.Vec2{10.5, 10.5}, mgl64.Vec2{190.5, 140.5}, navmesh.Query{})
 		if err == nil {
 			t.Errorf("radius %v: query gave %+v and no error, want the start off the mesh", r, res)
 		}
@@ -161,7 +161,7 @@ func TestPolygonRadius(t *testing.T) {
 			if !navmesh.SameInternals(m, back) {
 				t.Fatalf("%s: the mesh read back differs", where)
 			}
-			q := navmesh.NewQuery(m)
+			q := navmesh.NewSearcher(m)
 			var pts []mgl64.Vec2
 			for tries := 0; len(pts) < 40 && tries < 4000; tries++ {
 				p := mgl64.Vec2{lo[0] + rnd.Float64()*(hi[0]-lo[0]), lo[1] + rnd.Float64()*(hi[1]-lo[1])}
@@ -170,7 +170,7 @@ func TestPolygonRadius(t *testing.T) {
 				}
 			}
 			for i := 0; i+1 < len(pts); i += 2 {
-				path, res, err := q.AppendPath(nil, pts[i], pts[i+1])
+				path, res, err := q.AppendPath(nil, pts[i], pts[i+1], navmesh.Query{})
 				if err != nil {
 					t.Fatalf("%s: %v", where, err)
 				}
@@ -213,7 +213,7 @@ func TestPolygonRadiusPassage(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, res, err := navmesh.NewQuery(m).AppendPath(nil, mgl64.Vec2{5, 5}, mgl64.Vec2{21, 5})
+		_, res, err := navmesh.NewSearcher(m).AppendPath(nil, mgl64.Vec2{5, 5}, mgl64.Vec2{21, 5}, navmesh.Query{})
 		if err != nil {
 			t.Fatalf("width %v: %v", tc.width, err)
 		}

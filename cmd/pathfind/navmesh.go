@@ -19,7 +19,7 @@ import (
 // centre of the goal cell.
 type navmeshRouter struct {
 	m      *navmesh.Mesh
-	q      *navmesh.Query
+	q      *navmesh.Searcher
 	radius float64
 }
 
@@ -34,7 +34,7 @@ func newNavmeshRouterFor(g *grid.Grid, r float64) (*navmeshRouter, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &navmeshRouter{m: m, q: navmesh.NewQuery(m), radius: r}, nil
+	return &navmeshRouter{m: m, q: navmesh.NewSearcher(m), radius: r}, nil
 }
 
 // meshRouter is a pointRouter that searches a navmesh, which pictures draw.
@@ -57,7 +57,7 @@ func (r *navmeshRouter) routePoints(dst []mgl64.Vec2, from, to image.Point) ([]m
 	if _, ok := r.m.Locate(b); !ok {
 		return dst, stats{}, &offMeshError{what: "goal", p: to, radius: r.radius}
 	}
-	dst, res, err := r.q.AppendPath(dst, a, b)
+	dst, res, err := r.q.AppendPath(dst, a, b, navmesh.Query{})
 	if err != nil {
 		return dst, stats{}, err
 	}

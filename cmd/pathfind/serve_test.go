@@ -397,7 +397,7 @@ func TestServeEdit(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, nres, err := navmesh.NewQuery(m).AppendPath(nil, picture.Centre(from), picture.Centre(to))
+		_, nres, err := navmesh.NewSearcher(m).AppendPath(nil, picture.Centre(from), picture.Centre(to), navmesh.Query{})
 		if err != nil {
 			t.Fatal(err)
 		}

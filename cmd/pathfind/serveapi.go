@@ -54,7 +54,7 @@ type worker struct {
 	w      *world
 	gs     *grid.Searcher
 	hq     *hpa.Query
-	nq     *navmesh.Query
+	nq     *navmesh.Searcher
 	cells  []image.Point
 	path   []image.Point
 	points []mgl64.Vec2
@@ -70,7 +70,7 @@ type worker struct {
 // newWorker returns a worker for w. Its grid searcher takes about 16 bytes
 // per cell at once; the other searchers' scratch grows on the first routes.
 func newWorker(w *world) *worker {
-	return &worker{w: w, gs: grid.NewSearcher(w.g), hq: hpa.NewQuery(w.hg), nq: navmesh.NewQuery(w.nm)}
+	return &worker{w: w, gs: grid.NewSearcher(w.g), hq: hpa.NewQuery(w.hg), nq: navmesh.NewSearcher(w.nm)}
 }
 
 // server keeps the current world of "pathfind serve". Routes read it
@@ -159,7 +159,7 @@ func runGrid(q grid.Query) runFunc {
 // to that of cell to.
 func runNavmesh(wk *worker, from, to image.Point) (served, error) {
 	t0 := time.Now()
-	pts, res, err := wk.nq.AppendPath(wk.points[:0], picture.Centre(from), picture.Centre(to))
+	pts, res, err := wk.nq.AppendPath(wk.points[:0], picture.Centre(from), picture.Centre(to), navmesh.Query{})
 	took := time.Since(t0)
 	wk.points = pts
 	return served{points: pts, st: stats{cost: res.Length, expanded: res.Expanded, status: res.Status.String()}, took: took}, err

@@ -122,7 +122,7 @@ func TestFromMesh(t *testing.T) {
 func TestAppendPath(t *testing.T) {
 	g := smallMap(t)
 	m := rectMesh(t, g)
-	path, _, err := navmesh.NewQuery(m).AppendPath(nil, mgl64.Vec2{0.5, 0.5}, mgl64.Vec2{2.5, 0.5})
+	path, _, err := navmesh.NewSearcher(m).AppendPath(nil, mgl64.Vec2{0.5, 0.5}, mgl64.Vec2{2.5, 0.5}, navmesh.Query{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,8 +197,8 @@ func ExampleFromMesh() {
 	//	  1 B B B
 	g, _ := grid.FromRows([]string{".#.", "..."}, grid.Options{})
 	m, _ := navmesh.FromGrid(g, navmesh.Options{Rectangles: true})
-	q := navmesh.NewQuery(m)
-	path, _, _ := q.AppendPath(nil, mgl64.Vec2{0.5, 0.5}, mgl64.Vec2{2.5, 0.5})
+	q := navmesh.NewSearcher(m)
+	path, _, _ := q.AppendPath(nil, mgl64.Vec2{0.5, 0.5}, mgl64.Vec2{2.5, 0.5}, navmesh.Query{})
 	fc := navjson.AppendPath(navjson.FromMesh(m), path)
 	for _, f := range fc.Features {
 		fmt.Println(f.Geometry.GeoJSONType(), f.Properties, f.Geometry)
