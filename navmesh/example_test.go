@@ -28,8 +28,8 @@ func Example() {
 		fmt.Println(err)
 		return
 	}
-	q := navmesh.NewSearcher(m)
-	path, res, err := q.AppendPath(nil, mgl64.Vec2{0.5, 0.5}, mgl64.Vec2{4.5, 2.5}, navmesh.Query{})
+	s := navmesh.NewSearcher(m) // one per goroutine; m is shared
+	path, res, err := s.AppendPath(nil, mgl64.Vec2{0.5, 0.5}, mgl64.Vec2{4.5, 2.5}, navmesh.Query{})
 	if err != nil {
 		fmt.Println(err)
 		return

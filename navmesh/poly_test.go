@@ -726,8 +726,8 @@ func ExampleFromPolygon() {
 		fmt.Println(err)
 		return
 	}
-	q := navmesh.NewSearcher(m)
-	path, res, err := q.AppendPath(nil, mgl64.Vec2{1, 3}, mgl64.Vec2{9, 3.5}, navmesh.Query{})
+	s := navmesh.NewSearcher(m)
+	path, res, err := s.AppendPath(nil, mgl64.Vec2{1, 3}, mgl64.Vec2{9, 3.5}, navmesh.Query{})
 	if err != nil {
 		fmt.Println(err)
 		return
