@@ -18,7 +18,7 @@ import (
 //
 //	offset  size  field
 //	     0     8  magic "CAIRNHPA"
-//	     8     4  version, uint32 = 1
+//	     8     4  version, uint32 = 2
 //	    12     8  grid fingerprint, uint64 (see Fingerprint)
 //	    20     4  grid width, uint32
 //	    24     4  grid height, uint32
@@ -32,7 +32,8 @@ import (
 //	              column)
 //	 52+8N    4N  out-degree of each node, uint32
 //	52+12N   12E  edges grouped by source node: target uint32, cost float64
-//	              (IEEE 754 bits)
+//	              (IEEE 754 bits); a node's edges to other clusters come
+//	              first, then those inside its own by increasing target
 //	  end−4    4  CRC-32C (Castagnoli) of every byte before it
 //
 // What follows from the grid and the cluster size (cluster counts, each
@@ -159,18 +160,41 @@ func (h *Graph) WriteTo(w io.Writer) (int64, error) {
 // It refuses, with a [*FormatError] giving the byte offset, a file that is
 // not a graph file, of an unknown version, built for another grid (by
 // [Fingerprint]: the message names both fingerprints), truncated, failing
-// its checksum, or holding data a build cannot produce: counts too large for
-// the grid, nodes outside the grid, on blocked cells or out of order, edges
-// to missing nodes, edge costs that are negative, NaN, infinite or below the
-// distance they span, and inter-cluster edges that are not single legal
-// steps. A failed read of r is returned wrapped. Read never panics on any
-// bytes, and its memory grows with the bytes actually read, never with a
-// count that a header merely claims.
+// its checksum, or holding a graph that a build of g with the file's
+// options does not make. Of the graph it checks, against g:
+//
+//   - the counts, against what the grid can hold;
+//   - the nodes: the transition cells of the cluster borders, recomputed as
+//     Build finds them, in its order; and the entrance count;
+//   - each node's edges, in the order Build writes them: first one to the
+//     other cell of each of its transitions, at the cost of that step; then
+//     one to each other node of its cluster that paths inside the cluster
+//     join it to (found from the runs of free cells of the cluster's rows),
+//     in increasing order of node, and to no other node;
+//   - the cost of each edge inside a cluster: the same as the edge back's,
+//     and, up to rounding, within bounds that the cheapest path inside the
+//     cluster between its cells obeys: at least their octile distance
+//     (Manhattan on 4-connected grids; terrain multipliers are at least 1),
+//     and at most n−1 times m, for the n cells that such paths join to them
+//     and the dearest terrain multiplier m among those.
+//
+// It does not check the exact cost of an edge inside a cluster, which
+// only a build's searches give: a file whose checksum was fixed after such
+// costs were changed within those bounds reads as a graph. Queries on it
+// answer as on a build's graph, with a legal path and its true cost exactly
+// when start and goal are connected, but the path may be longer.
+//
+// A failed read of r is returned wrapped. Read never panics on any bytes,
+// and its memory grows with the bytes actually read and the map, never
+// with a count that a header merely claims.
 //
 // Read reads exactly the bytes WriteTo wrote, so a graph may be followed by
-// other data in r. Its cost is one Fingerprint of g, one pass over the file
-// and the move masks that Build also computes; it allocates the graph and a
-// 64 KiB buffer.
+// other data in r. Its cost is one Fingerprint of g, one pass over the
+// file, the transitions and move masks that Build also computes, and one
+// more pass over the cells of the clusters that hold two nodes or more, on
+// runtime.GOMAXPROCS goroutines; it allocates the graph, a 64 KiB buffer,
+// and scratch of a few words per node and per run of free cells of one
+// cluster.
 func Read(r io.Reader, g *grid.Grid) (*Graph, error) {
 	if g == nil {
 		return nil, errors.New("hpa: nil grid")
@@ -255,16 +279,24 @@ func Read(r io.Reader, g *grid.Grid) (*Graph, error) {
 		return nil, &FormatError{sumAt, fmt.Sprintf("checksum %08x, want %08x: the file is damaged", got, want)}
 	}
 
+	// The content against what a build of g makes: the transitions (nodes
+	// and entrances) exactly, then each node's edges.
 	hg := newGraph(g, cs, me)
-	hg.nodes, hg.edges, hg.entrances = nodes, edges, int(entrances)
-	if err := hg.checkNodes(); err != nil {
+	ts := hg.findTransitions(me)
+	hg.makeNodes(ts)
+	if err := hg.checkNodes(nodes); err != nil {
 		return nil, err
 	}
-	if err := hg.setOffsets(deg); err != nil {
+	sh := hg.shape(ts)
+	hg.edges = edges
+	if err := hg.setOffsets(deg, sh); err != nil {
 		return nil, err
 	}
-	if err := hg.checkEdges(); err != nil {
+	if err := hg.checkEdges(sh); err != nil {
 		return nil, err
+	}
+	if int64(entrances) != int64(hg.entrances) {
+		return nil, &FormatError{36, fmt.Sprintf("%d entrances, want the %d of the map", entrances, hg.entrances)}
 	}
 	hg.buildLevels(int(levels), nil, image.Rectangle{})
 	return hg, nil
@@ -274,96 +306,3 @@ func Read(r io.Reader, g *grid.Grid) (*Graph, error) {
 func nodeOffset(i int) int64      { return headerSize + nodeSize*int64(i) }
 func degreeOffset(n, i int) int64 { return nodeOffset(n) + degreeSize*int64(i) }
 func edgeOffset(n, i int) int64   { return degreeOffset(n, n) + edgeSize*int64(i) }
-
-// checkNodes checks that the nodes are free cells of the grid in strictly
-// increasing (cluster, row, column) order, fills in their clusters, and
-// fills first.
-func (h *Graph) checkNodes() error {
-	nc := h.ncx * h.ncy
-	h.first = make([]int32, nc+1)
-	for i := range h.nodes {
-		n := &h.nodes[i]
-		p := n.cell()
-		if !h.g.In(p) || n.x < 0 || n.y < 0 {
-			return &FormatError{nodeOffset(i), fmt.Sprintf("node %d at (%d,%d) is outside the %d×%d map", i, uint32(n.x), uint32(n.y), h.w, h.h)}
-		}
-		if !h.g.Passable(p) {
-			return &FormatError{nodeOffset(i), fmt.Sprintf("node %d at (%d,%d) is a blocked cell", i, n.x, n.y)}
-		}
-		n.cluster = h.clusterOf(p)
-		if i > 0 {
-			prev := h.nodes[i-1]
-			if prev.cluster > n.cluster || prev.cluster == n.cluster && (prev.y > n.y || prev.y == n.y && prev.x >= n.x) {
-				return &FormatError{nodeOffset(i), fmt.Sprintf("node %d at (%d,%d) is out of order after (%d,%d)", i, n.x, n.y, prev.x, prev.y)}
-			}
-		}
-		h.first[n.cluster+1]++
-	}
-	for c := range nc {
-		h.first[c+1] += h.first[c]
-	}
-	return nil
-}
-
-// setOffsets checks the out-degrees against the edge count and the size of
-// each node's cluster, and fills off.
-func (h *Graph) setOffsets(deg []int32) error {
-	n := len(h.nodes)
-	h.off = make([]int32, n+1)
-	for i, dg := range deg {
-		c := h.nodes[i].cluster
-		limit := int64(h.first[c+1]-h.first[c]-1) + 4
-		if dg < 0 || int64(dg) > limit {
-			return &FormatError{degreeOffset(n, i), fmt.Sprintf("node %d has %d edges, want at most %d", i, uint32(dg), limit)}
-		}
-		if int64(h.off[i])+int64(dg) > int64(len(h.edges)) {
-			return &FormatError{degreeOffset(n, i), fmt.Sprintf("the degrees of nodes 0 to %d add up to more than the %d edges", i, len(h.edges))}
-		}
-		h.off[i+1] = h.off[i] + dg
-	}
-	if int(h.off[n]) != len(h.edges) {
-		return &FormatError{degreeOffset(n, 0), fmt.Sprintf("the degrees add up to %d, want the %d edges", h.off[n], len(h.edges))}
-	}
-	return nil
-}
-
-// checkEdges checks each edge's target and cost, and the entrance count
-// against the inter-cluster edges.
-func (h *Graph) checkEdges() error {
-	nn := int32(len(h.nodes))
-	inter := 0
-	for a := range nn {
-		na := h.nodes[a]
-		pa := na.cell()
-		for i := h.off[a]; i < h.off[a+1]; i++ {
-			e := h.edges[i]
-			at := edgeOffset(int(nn), int(i))
-			if e.To < 0 || e.To >= nn || e.To == a {
-				return &FormatError{at, fmt.Sprintf("edge %d from node %d goes to node %d, want another of the %d nodes", i, a, uint32(e.To), nn)}
-			}
-			nb := h.nodes[e.To]
-			pb := nb.cell()
-			if na.cluster != nb.cluster {
-				inter++
-				if !h.g.CanStep(pa, pb) {
-					return &FormatError{at, fmt.Sprintf("edge %d joins (%d,%d) and (%d,%d) in different clusters, which is not a legal step", i, pa.X, pa.Y, pb.X, pb.Y)}
-				}
-				if want := h.g.StepCost(pa, pb); e.Cost != want {
-					return &FormatError{at, fmt.Sprintf("edge %d from (%d,%d) to (%d,%d) costs %v, want the step cost %v", i, pa.X, pa.Y, pb.X, pb.Y, e.Cost, want)}
-				}
-				continue
-			}
-			// A path inside the cluster costs at least the heuristic
-			// distance, since terrain multipliers are at least 1; the slack
-			// covers rounding in sums of steps.
-			if d := h.distance(pa, pb); !(e.Cost >= d*(1-1e-9)) || math.IsInf(e.Cost, 1) {
-				return &FormatError{at, fmt.Sprintf("edge %d from (%d,%d) to (%d,%d) costs %v, want a finite cost of at least %v", i, pa.X, pa.Y, pb.X, pb.Y, e.Cost, d)}
-			}
-		}
-	}
-	// Each entrance has one or two transitions, each two directed edges.
-	if e := int64(h.entrances); 2*e > int64(inter) || int64(inter) > 4*e {
-		return &FormatError{36, fmt.Sprintf("%d entrances for %d inter-cluster edges, want %d to %d", h.entrances, inter, (inter+3)/4, inter/2)}
-	}
-	return nil
-}

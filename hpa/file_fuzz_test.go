@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cairn-nav/cairn/core"
+	"github.com/cairn-nav/cairn/grid"
 	"github.com/cairn-nav/cairn/hpa"
 	"github.com/cairn-nav/cairn/internal/testmap"
 )
@@ -17,7 +17,8 @@ import (
 // set, the trailing checksum is first made to match, so that the checks
 // behind it are reached. Read must not panic; it must refuse with a
 // *FormatError, and a graph it accepts must write back the bytes it read and
-// answer queries with legal paths.
+// answer queries as a build's graph may: without an error, with a legal
+// path and its cost exactly when start and goal are connected.
 func FuzzRead(f *testing.F) {
 	g, valid := smallGraph(f)
 	l := newLayout(valid)
@@ -36,12 +37,19 @@ func FuzzRead(f *testing.F) {
 		func(l *layout) { l.put32(l.edgeAt(0), uint32(l.n)) },
 		func(l *layout) { l.put64(l.edgeAt(1)+4, math.Float64bits(math.NaN())) },
 		func(l *layout) { l.put32(36, 1) },
+		func(l *layout) { l.put32(32, 3) }, // max entrance 3: other transitions
+		func(l *layout) { l.put32(48, 2) }, // two levels: still a build's graph
 	} {
 		l := newLayout(bytes.Clone(valid))
 		edit(l)
 		f.Add(l.b, true)
 	}
-	pairs := testmap.RandomPairs(testmap.NewRand(1), g, 20)
+	for _, tc := range shapeEdits {
+		gf := decodeFile(valid)
+		tc.edit(gf)
+		f.Add(gf.encode(), true)
+	}
+	pairs := farPairs(g, 1, 20)
 	f.Fuzz(func(t *testing.T, data []byte, fix bool) {
 		if fix {
 			fixCRC(data)
@@ -66,24 +74,52 @@ func FuzzRead(f *testing.F) {
 		if n := binary.LittleEndian.Uint32(data[40:]); hg.Stats().Nodes != int(n) {
 			t.Fatalf("%d nodes, header says %d", hg.Stats().Nodes, n)
 		}
-		q := hpa.NewQuery(hg)
-		for _, p := range pairs {
-			path, r, err := q.AppendPath(nil, p[0], p[1])
-			if err != nil {
-				// A graph whose intra-cluster edges join cells that cannot
-				// reach each other inside their cluster gets through Read
-				// (checking would cost a build); the query says so.
-				if !strings.HasPrefix(err.Error(), "hpa: internal error") {
-					t.Fatalf("%v→%v: %v", p[0], p[1], err)
-				}
-				continue
-			}
-			if r.Status != core.Found {
-				continue
-			}
-			if _, err := testmap.CheckPath(g, path, p[0], p[1]); err != nil {
-				t.Fatalf("%v→%v: %v", p[0], p[1], err)
+		checkQueries(t, hg, pairs)
+	})
+}
+
+// FuzzReadCosts changes the costs of pairs of nodes joined inside a
+// cluster, both ways, in the graph of a random map with two levels: each
+// two bytes pick a pair and scale its octile distance by 1 to 5. Read
+// cannot check these costs exactly; whatever it accepts must answer
+// queries as a build's graph may.
+func FuzzReadCosts(f *testing.F) {
+	g := testmap.Random(31, 48, 32, 0.3, grid.Options{})
+	hg, err := hpa.Build(g, hpa.Options{ClusterSize: 4, Levels: 2})
+	if err != nil {
+		f.Fatal(err)
+	}
+	valid := encode(f, hg)
+	base := decodeFile(valid)
+	var joined [][2]int
+	for a, es := range base.edges {
+		for _, e := range es {
+			if e.to > a && base.inside(a, e) {
+				joined = append(joined, [2]int{a, e.to})
 			}
 		}
+	}
+	f.Add([]byte{})
+	f.Add([]byte{0, 0, 1, 255, 2, 64})
+	f.Add([]byte{7, 16, 8, 16, 9, 16, 10, 16, 11, 16, 12, 16, 13, 16, 14, 16})
+	pairs := testmap.RandomPairs(testmap.NewRand(2), g, 20)
+	f.Fuzz(func(t *testing.T, edits []byte) {
+		gf := decodeFile(valid)
+		for ; len(edits) >= 2; edits = edits[2:] {
+			p := joined[int(edits[0])%len(joined)]
+			cost := grid.Octile(gf.nodes[p[0]], gf.nodes[p[1]]) * (1 + float64(edits[1])/64)
+			for _, ab := range [2][2]int{p, {p[1], p[0]}} {
+				k, _ := gf.joined(ab[0], ab[1])
+				gf.edges[ab[0]][k].cost = cost
+			}
+		}
+		hg, err := hpa.Read(bytes.NewReader(gf.encode()), g)
+		if err != nil {
+			if _, ok := errors.AsType[*hpa.FormatError](err); !ok {
+				t.Fatalf("error %v is not a *FormatError", err)
+			}
+			return
+		}
+		checkQueries(t, hg, pairs)
 	})
 }

@@ -17,6 +17,7 @@ import (
 	"testing/iotest"
 	"time"
 
+	"github.com/cairn-nav/cairn/core"
 	"github.com/cairn-nav/cairn/grid"
 	"github.com/cairn-nav/cairn/hpa"
 	"github.com/cairn-nav/cairn/internal/testmap"
@@ -266,24 +267,33 @@ func TestReadErrors(t *testing.T) {
 			return l.b
 		}, true, func(l *layout) int { return l.nodeAt(1) }, "node 1 at"},
 		{"node repeated", g, func(l *layout) []byte { copy(l.b[l.nodeAt(1):], l.b[l.nodeAt(0):l.nodeAt(1)]); return l.b }, true, func(l *layout) int { return l.nodeAt(1) }, "is out of order after"},
-		{"degree too large", g, func(l *layout) []byte { l.put32(l.degreeAt(0), 9); return l.b }, true, func(l *layout) int { return l.degreeAt(0) }, "node 0 has 9 edges, want at most"},
+		{"degree too large", g, func(l *layout) []byte { l.put32(l.degreeAt(0), 9); return l.b }, true, func(l *layout) int { return l.degreeAt(0) }, "node 0 has 9 edges, want 2: 1 to other clusters and 1 inside its own"},
 		{"degree negative", g, func(l *layout) []byte { l.put32(l.degreeAt(0), math.MaxUint32); return l.b }, true, func(l *layout) int { return l.degreeAt(0) }, "node 0 has 4294967295 edges"},
 		{"degrees short", g, func(l *layout) []byte {
 			l.put32(l.degreeAt(0), binary.LittleEndian.Uint32(l.b[l.degreeAt(0):])-1)
 			return l.b
-		}, true, func(l *layout) int { return l.degreeAt(0) }, fmt.Sprintf("the degrees add up to %d, want the %d edges", l0.m-1, l0.m)},
+		}, true, func(l *layout) int { return l.degreeAt(0) }, "node 0 has 1 edges, want 2"},
 		{"degrees long", g, func(l *layout) []byte {
 			i := l.n - 1
 			l.put32(l.degreeAt(i), binary.LittleEndian.Uint32(l.b[l.degreeAt(i):])+1)
 			return l.b
-		}, true, func(l *layout) int { return l.degreeAt(l.n - 1) }, "add up to more than the"},
+		}, true, func(l *layout) int { return l.degreeAt(l.n - 1) }, fmt.Sprintf("node %d has 3 edges, want 2", l0.n-1)},
+		{"edges fewer", g, func(l *layout) []byte {
+			// The header and the records agree on one edge less.
+			l.put32(44, uint32(l.m-1))
+			return slices.Delete(l.b, l.edgeAt(l.m-1), l.edgeAt(l.m))
+		}, true, func(l *layout) int { return l.degreeAt(l.n - 1) }, fmt.Sprintf("the degrees of nodes 0 to %d add up to more than the %d edges", l0.n-1, l0.m-1)},
+		{"edges more", g, func(l *layout) []byte {
+			l.put32(44, uint32(l.m+1))
+			return slices.Insert(l.b, l.edgeAt(l.m), l.b[l.edgeAt(0):l.edgeAt(1)]...)
+		}, true, func(l *layout) int { return l.degreeAt(0) }, fmt.Sprintf("the degrees add up to %d, want the %d edges", l0.m, l0.m+1)},
 		{"edge target", g, func(l *layout) []byte { l.put32(l.edgeAt(5), uint32(l.n)); return l.b }, true, func(l *layout) int { return l.edgeAt(5) }, fmt.Sprintf("edge 5 from node %d goes to node %d, want another of the %d nodes", l0.edges()[5][0], l0.n, l0.n)},
 		{"edge target negative", g, func(l *layout) []byte { l.put32(l.edgeAt(2), math.MaxUint32); return l.b }, true, func(l *layout) int { return l.edgeAt(2) }, "goes to node 4294967295"},
 		{"edge loop", g, func(l *layout) []byte { l.put32(l.edgeAt(0), 0); return l.b }, true, func(l *layout) int { return l.edgeAt(0) }, "edge 0 from node 0 goes to node 0"},
-		{"edge NaN", g, func(l *layout) []byte { setCost(l, true, math.NaN()); return l.b }, true, intraAt, "costs NaN, want a finite cost of at least"},
-		{"edge negative", g, func(l *layout) []byte { setCost(l, true, -1); return l.b }, true, intraAt, "costs -1, want a finite cost"},
-		{"edge infinite", g, func(l *layout) []byte { setCost(l, true, math.Inf(1)); return l.b }, true, intraAt, "costs +Inf, want a finite cost"},
-		{"edge too cheap", g, func(l *layout) []byte { setCost(l, true, 0.5); return l.b }, true, intraAt, "costs 0.5, want a finite cost of at least"},
+		{"edge NaN", g, func(l *layout) []byte { setCost(l, true, math.NaN()); return l.b }, true, intraAt, "costs NaN, want a cost from"},
+		{"edge negative", g, func(l *layout) []byte { setCost(l, true, -1); return l.b }, true, intraAt, "costs -1, want a cost from"},
+		{"edge infinite", g, func(l *layout) []byte { setCost(l, true, math.Inf(1)); return l.b }, true, intraAt, "costs +Inf, want a cost from"},
+		{"edge too cheap", g, func(l *layout) []byte { setCost(l, true, 0.5); return l.b }, true, intraAt, "costs 0.5, want a cost from 1.41421356"},
 		{"inter edge cost", g, func(l *layout) []byte { setCost(l, false, 1.5); return l.b }, true, func(l *layout) int { i, _ := l.findEdge(false); return l.edgeAt(i) }, "costs 1.5, want the step cost 1"},
 		{"inter edge jump", g, func(l *layout) []byte {
 			// Retarget an intra-cluster edge to a node of a cluster that
@@ -297,8 +307,8 @@ func TestReadErrors(t *testing.T) {
 			}
 			panic("no far node")
 		}, true, intraAt, "in different clusters, which is not a legal step"},
-		{"entrances 0", g, func(l *layout) []byte { l.put32(36, 0); return l.b }, true, at(36), "0 entrances for"},
-		{"entrances many", g, func(l *layout) []byte { l.put32(36, math.MaxUint32); return l.b }, true, at(36), "4294967295 entrances for"},
+		{"entrances 0", g, func(l *layout) []byte { l.put32(36, 0); return l.b }, true, at(36), "0 entrances, want the 17 of the map"},
+		{"entrances many", g, func(l *layout) []byte { l.put32(36, math.MaxUint32); return l.b }, true, at(36), "4294967295 entrances, want the 17"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -578,5 +588,366 @@ func TestBuildProgress(t *testing.T) {
 	}
 	if calls != hg.Stats().Clusters || overlaps != 0 {
 		t.Errorf("%d calls, %d overlapping; want %d and none", calls, overlaps, hg.Stats().Clusters)
+	}
+}
+
+// graphFile is a graph file decoded into records, for tests that change
+// its structure and encode it again.
+type graphFile struct {
+	header []byte // the 52 bytes before the nodes
+	nodes  []image.Point
+	edges  [][]fileEdge // per node, in file order
+}
+
+type fileEdge struct {
+	to   int
+	cost float64
+}
+
+func decodeFile(b []byte) *graphFile {
+	l := newLayout(b)
+	f := &graphFile{header: bytes.Clone(b[:52]), edges: make([][]fileEdge, l.n)}
+	for i := range l.n {
+		f.nodes = append(f.nodes, l.cell(i))
+	}
+	for k, e := range l.edges() {
+		cost := math.Float64frombits(binary.LittleEndian.Uint64(b[l.edgeAt(k)+4:]))
+		f.edges[e[0]] = append(f.edges[e[0]], fileEdge{e[1], cost})
+	}
+	return f
+}
+
+// encode writes the records with the header's node and edge counts made to
+// match and a valid checksum.
+func (f *graphFile) encode() []byte {
+	le := binary.LittleEndian
+	m := 0
+	for _, es := range f.edges {
+		m += len(es)
+	}
+	b := bytes.Clone(f.header)
+	le.PutUint32(b[40:], uint32(len(f.nodes)))
+	le.PutUint32(b[44:], uint32(m))
+	for _, p := range f.nodes {
+		b = le.AppendUint32(b, uint32(p.X))
+		b = le.AppendUint32(b, uint32(p.Y))
+	}
+	for _, es := range f.edges {
+		b = le.AppendUint32(b, uint32(len(es)))
+	}
+	for _, es := range f.edges {
+		for _, e := range es {
+			b = le.AppendUint32(b, uint32(e.to))
+			b = le.AppendUint64(b, math.Float64bits(e.cost))
+		}
+	}
+	b = append(b, 0, 0, 0, 0)
+	fixCRC(b)
+	return b
+}
+
+// Offsets in the encoded file.
+func (f *graphFile) nodeAt(i int) int   { return 52 + 8*i }
+func (f *graphFile) degreeAt(i int) int { return 52 + 8*len(f.nodes) + 4*i }
+
+// edgeAt returns the offset of the k-th edge of node a.
+func (f *graphFile) edgeAt(a, k int) int {
+	i := k
+	for _, es := range f.edges[:a] {
+		i += len(es)
+	}
+	return 52 + 12*len(f.nodes) + 12*i
+}
+
+func (f *graphFile) cluster(p image.Point) int {
+	cs, w := int(binary.LittleEndian.Uint32(f.header[28:])), int(binary.LittleEndian.Uint32(f.header[20:]))
+	return p.Y/cs*((w+cs-1)/cs) + p.X/cs
+}
+
+// inside reports whether edge e of node a stays in a's cluster.
+func (f *graphFile) inside(a int, e fileEdge) bool {
+	return f.cluster(f.nodes[a]) == f.cluster(f.nodes[e.to])
+}
+
+// keep keeps the edges for which ok returns true.
+func (f *graphFile) keep(ok func(a int, e fileEdge) bool) {
+	for a, es := range f.edges {
+		f.edges[a] = slices.DeleteFunc(es, func(e fileEdge) bool { return !ok(a, e) })
+	}
+}
+
+// joined reports whether the file has an edge from a to b, and where.
+func (f *graphFile) joined(a, b int) (int, bool) {
+	i := slices.IndexFunc(f.edges[a], func(e fileEdge) bool { return e.to == b })
+	return i, i >= 0
+}
+
+func (f *graphFile) put32(o int, v uint32) { binary.LittleEndian.PutUint32(f.header[o:], v) }
+
+// shapeEdits are graphs that a build of smallMap does not make, with a
+// valid checksum: each edit returns the offset Read should refuse it at.
+// Read before its checks of the graph's shape accepted them all.
+var shapeEdits = []struct {
+	name string
+	edit func(f *graphFile) int
+	want string
+}{
+	{"no nodes", func(f *graphFile) int {
+		f.nodes, f.edges = nil, nil
+		f.put32(36, 0) // no entrances either, to agree with the edges
+		return 40
+	}, "0 nodes, want the 30 transition cells of the map"},
+	{"no inter-cluster edges", func(f *graphFile) int {
+		f.keep(f.inside)
+		f.put32(36, 0) // no entrances either, to agree with the edges
+		return f.degreeAt(0)
+	}, "node 0 has 1 edges, want 2: 1 to other clusters and 1 inside its own"},
+	{"no intra-cluster edges", func(f *graphFile) int {
+		f.keep(func(a int, e fileEdge) bool { return !f.inside(a, e) })
+		return f.degreeAt(0)
+	}, "node 0 has 1 edges, want 2: 1 to other clusters and 1 inside its own"},
+	{"all pairs joined", func(f *graphFile) int {
+		// Node 6 at (8,0) and node 7 at (8,2) share a cluster, but the
+		// walls at (8,1) and (9,1) to (9,3) part them inside it.
+		for a := range f.nodes {
+			for b := range f.nodes {
+				if _, ok := f.joined(a, b); !ok && a != b && f.cluster(f.nodes[a]) == f.cluster(f.nodes[b]) {
+					f.edges[a] = append(f.edges[a], fileEdge{b, 2 * grid.Octile(f.nodes[a], f.nodes[b])})
+				}
+			}
+			// The edges inside the cluster follow the others, by target.
+			if in := slices.IndexFunc(f.edges[a], func(e fileEdge) bool { return f.inside(a, e) }); in >= 0 {
+				slices.SortFunc(f.edges[a][in:], func(x, y fileEdge) int { return x.to - y.to })
+			}
+		}
+		return f.degreeAt(6)
+	}, "node 6 has 4 edges, want 2: 1 to other clusters and 1 inside its own"},
+	{"pair joined across a wall", func(f *graphFile) int {
+		// Node 6's edge to node 9, its group's other node, goes to node 7
+		// instead, which no path inside the cluster reaches; degrees kept.
+		k, _ := f.joined(6, 9)
+		f.edges[6][k].to = 7
+		k, _ = f.joined(9, 6)
+		f.edges[9][k].to = 8
+		k, _ = f.joined(6, 7)
+		return f.edgeAt(6, k)
+	}, "edge 21 joins (8,0) and (8,2), which no path inside their cluster joins"},
+	{"edge into another cluster", func(f *graphFile) int {
+		// Node 5 at (7,3) and node 8 at (8,3) face each other across a
+		// border whose only transition is (7,2)–(8,2).
+		k, _ := f.joined(5, 2)
+		f.edges[5][k] = fileEdge{8, 1}
+		return f.edgeAt(5, k)
+	}, "edge 17 joins (7,3) and (8,3), which are not the two cells of a transition"},
+	{"diagonal edge into another cluster", func(f *graphFile) int {
+		k, _ := f.joined(13, 10)
+		f.edges[13][k] = fileEdge{25, math.Sqrt2}
+		return f.edgeAt(13, k)
+	}, "joins (3,7) and (4,8), which are not the two cells of a transition"},
+	{"transition moved", func(f *graphFile) int {
+		// The transition (10,3)–(10,4) at the middle of its entrance moves
+		// to the entrance's end.
+		f.nodes[9], f.nodes[20] = image.Pt(11, 3), image.Pt(11, 4)
+		return f.nodeAt(9)
+	}, "node 9 is at (11,3), want the transition cell (10,3)"},
+	{"cost differs from the edge back", func(f *graphFile) int {
+		k, _ := f.joined(3, 4)
+		f.edges[3][k].cost = 3.5
+		k, _ = f.joined(4, 3)
+		return f.edgeAt(4, k)
+	}, "edge 14 from (7,2) to (4,2) costs 3, but the edge back costs 3.5"},
+	{"cost too high", func(f *graphFile) int {
+		k, _ := f.joined(3, 4)
+		f.edges[3][k].cost = 1e300
+		k2, _ := f.joined(4, 3)
+		f.edges[4][k2].cost = 1e300
+		return f.edgeAt(3, k)
+	}, "edge 10 from (4,2) to (7,2) costs 1e+300, want a cost from 2.999999997 to 12.000000012"},
+	{"inter-cluster edge last", func(f *graphFile) int {
+		slices.Reverse(f.edges[0])
+		return f.edgeAt(0, 1)
+	}, "edge 1 from (3,2) to (4,2) leaves the cluster after edges inside it"},
+	{"intra-cluster edges out of order", func(f *graphFile) int {
+		es := f.edges[2]
+		es[1], es[2] = es[2], es[1]
+		return f.edgeAt(2, 2)
+	}, "edge 6 from node 2 goes to node 3 after node 4"},
+	{"intra-cluster edge repeated", func(f *graphFile) int {
+		f.edges[2][2] = f.edges[2][1]
+		return f.edgeAt(2, 2)
+	}, "edge 6 from node 2 goes to node 3 after node 3"},
+	{"inter-cluster edge repeated", func(f *graphFile) int {
+		f.edges[13][1] = f.edges[13][0]
+		return f.edgeAt(13, 1)
+	}, "from (3,7) to (4,7) repeats an earlier edge"},
+}
+
+// TestReadShape checks that Read refuses graphs of the right size and
+// checksum that a build does not make.
+func TestReadShape(t *testing.T) {
+	g, valid := smallGraph(t)
+	for _, tc := range shapeEdits {
+		t.Run(tc.name, func(t *testing.T) {
+			f := decodeFile(valid)
+			at := tc.edit(f)
+			_, err := hpa.Read(bytes.NewReader(f.encode()), g)
+			fe, ok := errors.AsType[*hpa.FormatError](err)
+			if !ok {
+				t.Fatalf("got error %v, want a *FormatError", err)
+			}
+			if fe.Offset != int64(at) {
+				t.Errorf("offset %d, want %d (%v)", fe.Offset, at, err)
+			}
+			if msg := err.Error(); !strings.HasPrefix(msg, "hpa: ") || !strings.Contains(msg, tc.want) {
+				t.Errorf("error %q, want one starting hpa: and holding %q", msg, tc.want)
+			}
+		})
+	}
+}
+
+// farPairs returns n pairs of free cells of smallMap's grid whose clusters
+// (of smallOptions) do not touch, which queries answer on the abstract
+// graph.
+func farPairs(g *grid.Grid, seed int64, n int) [][2]image.Point {
+	cs := smallOptions.ClusterSize
+	var out [][2]image.Point
+	for _, p := range testmap.RandomPairs(testmap.NewRand(seed), g, 50*n) {
+		if d := p[0].Div(cs).Sub(p[1].Div(cs)); max(d.X, -d.X, d.Y, -d.Y) > 1 && len(out) < n {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// checkQueries checks that hg answers pairs as a build's graph may: a legal
+// path with its cost exactly when the ends are connected, and no error.
+func checkQueries(t *testing.T, hg *hpa.Graph, pairs [][2]image.Point) {
+	t.Helper()
+	g := hg.Grid()
+	q := hpa.NewQuery(hg)
+	for _, p := range pairs {
+		path, r, err := q.AppendPath(nil, p[0], p[1])
+		if err != nil {
+			t.Fatalf("%v→%v: %v", p[0], p[1], err)
+		}
+		if want := g.Connected(p[0], p[1]); (r.Status == core.Found) != want {
+			t.Fatalf("%v→%v: status %v, connected %v", p[0], p[1], r.Status, want)
+		}
+		if r.Status != core.Found {
+			continue
+		}
+		cost, err := testmap.CheckPath(g, path, p[0], p[1])
+		if err != nil || math.Abs(cost-r.Cost) > 1e-9*cost {
+			t.Fatalf("%v→%v: cost %v, path cost %v, %v\n%s", p[0], p[1], r.Cost, cost, err, testmap.Render(g, path))
+		}
+	}
+}
+
+// TestReadUncheckedCosts changes the cost of each pair of nodes joined
+// inside a cluster, both ways, and checks that Read either refuses the file
+// or gives a graph whose queries are legal: the costs Read cannot check do
+// no worse than lengthen paths.
+func TestReadUncheckedCosts(t *testing.T) {
+	g, valid := smallGraph(t)
+	pairs := farPairs(g, 3, 100)
+	base := decodeFile(valid)
+	accepted, refused := 0, 0
+	for a := range base.nodes {
+		for _, e := range base.edges[a] {
+			if e.to < a || !base.inside(a, e) {
+				continue
+			}
+			lo := grid.Octile(base.nodes[a], base.nodes[e.to])
+			for _, cost := range []float64{lo, e.cost * 1.5, e.cost * 4} {
+				f := decodeFile(valid)
+				k, _ := f.joined(a, e.to)
+				f.edges[a][k].cost = cost
+				k, _ = f.joined(e.to, a)
+				f.edges[e.to][k].cost = cost
+				hg, err := hpa.Read(bytes.NewReader(f.encode()), g)
+				if err != nil {
+					if _, ok := errors.AsType[*hpa.FormatError](err); !ok {
+						t.Fatalf("edge %d–%d costing %v: %v is not a *FormatError", a, e.to, cost, err)
+					}
+					refused++
+					continue
+				}
+				accepted++
+				checkQueries(t, hg, pairs)
+			}
+		}
+	}
+	t.Logf("%d changed files accepted, %d refused", accepted, refused)
+	if accepted == 0 || refused == 0 {
+		t.Errorf("%d changed files accepted, %d refused; want some of each", accepted, refused)
+	}
+}
+
+// TestReadOctileCosts sets the cost of every edge inside a cluster to the
+// least Read lets through, the octile distance between its cells, on
+// graphs of up to three levels, and checks that queries stay legal.
+func TestReadOctileCosts(t *testing.T) {
+	for _, gc := range []struct {
+		name string
+		g    *grid.Grid
+	}{
+		{"8-connected", testmap.Random(21, 96, 64, 0.3, grid.Options{})},
+		{"4-connected", testmap.Random(22, 96, 64, 0.25, grid.Options{Connectivity: grid.Four})},
+		{"terrain", testmap.RandomCosts(23, 96, 64, 0.3, 4, grid.Eight)},
+	} {
+		for levels := 1; levels <= 3; levels++ {
+			t.Run(fmt.Sprintf("%s/levels%d", gc.name, levels), func(t *testing.T) {
+				hg, err := hpa.Build(gc.g, hpa.Options{ClusterSize: 4, Levels: levels})
+				if err != nil {
+					t.Fatal(err)
+				}
+				f := decodeFile(encode(t, hg))
+				dist := grid.Octile
+				if gc.g.Connectivity() == grid.Four {
+					dist = grid.Manhattan
+				}
+				for a, es := range f.edges {
+					for k, e := range es {
+						if f.inside(a, e) {
+							es[k].cost = dist(f.nodes[a], f.nodes[e.to])
+						}
+					}
+				}
+				rg, err := hpa.Read(bytes.NewReader(f.encode()), gc.g)
+				if err != nil {
+					t.Fatal(err)
+				}
+				checkQueries(t, rg, testmap.RandomPairs(testmap.NewRand(int64(levels)), gc.g, 300))
+			})
+		}
+	}
+}
+
+// TestReadUpdated checks that Read takes the graphs Update makes, whose
+// edges must come in the order of a build's.
+func TestReadUpdated(t *testing.T) {
+	g := testmap.Random(12, 60, 45, 0.25, grid.Options{})
+	hg, err := hpa.Build(g, hpa.Options{ClusterSize: 8, Levels: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := testmap.NewRand(13)
+	for i := range 10 {
+		x, y := r.IntN(55), r.IntN(40)
+		rect := image.Rect(x, y, x+1+r.IntN(5), y+1+r.IntN(5))
+		edited := g.WithCells(rect, i%2 == 0)
+		up, err := hg.Update(edited, rect)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := encode(t, up)
+		rg, err := hpa.Read(bytes.NewReader(b), edited)
+		if err != nil {
+			t.Fatalf("edit %d of %v: %v", i, rect, err)
+		}
+		if !bytes.Equal(encode(t, rg), b) {
+			t.Fatalf("edit %d of %v: the read graph writes different bytes", i, rect)
+		}
+		g, hg = edited, up
 	}
 }
