@@ -45,19 +45,19 @@ func BenchmarkQuery(b *testing.B) {
 		optimal += sc.Optimal
 	}
 	b.Run("hpa", func(b *testing.B) {
-		q := hpa.NewQuery(hg)
+		q := hpa.NewSearcher(hg)
 		var path []image.Point
 		var cost float64
 		var expanded int
 		for _, sc := range scens { // grow the scratch
-			path, _, _ = q.AppendPath(path[:0], sc.Start, sc.Goal)
+			path, _, _ = q.AppendPath(path[:0], sc.Start, sc.Goal, hpa.Query{})
 		}
 		b.ReportAllocs()
 		for b.Loop() {
 			cost, expanded = 0, 0
 			for _, sc := range scens {
 				var r hpa.Result
-				path, r, err = q.AppendPath(path[:0], sc.Start, sc.Goal)
+				path, r, err = q.AppendPath(path[:0], sc.Start, sc.Goal, hpa.Query{})
 				if err != nil || r.Status != core.Found {
 					b.Fatal(err, r.Status)
 				}
@@ -174,20 +174,20 @@ func BenchmarkLarge(b *testing.B) {
 			b.ReportMetric(length/float64(len(pairs)), "length")
 		})
 	}
-	q := hpa.NewQuery(hg)
+	q := hpa.NewSearcher(hg)
 	var path, turns []image.Point
 	run("hpa", func(from, to image.Point) float64 {
 		var r hpa.Result
-		path, r, _ = q.AppendPath(path[:0], from, to)
+		path, r, _ = q.AppendPath(path[:0], from, to, hpa.Query{})
 		return r.Cost
 	})
 	run("hpa+smooth", func(from, to image.Point) float64 {
-		path, _, _ = q.AppendPath(path[:0], from, to)
+		path, _, _ = q.AppendPath(path[:0], from, to, hpa.Query{})
 		turns = smooth.AppendTurns(turns[:0], path, g.LineOfSight)
 		return smooth.Length(turns)
 	})
 	run("hpa+corners", func(from, to image.Point) float64 {
-		path, _, _ = q.AppendPath(path[:0], from, to)
+		path, _, _ = q.AppendPath(path[:0], from, to, hpa.Query{})
 		turns = smooth.AppendCornerTurns(turns[:0], path, g.LineOfSight)
 		return smooth.Length(turns)
 	})

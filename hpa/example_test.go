@@ -34,8 +34,8 @@ func Example() {
 		panic(err)
 	}
 	fmt.Printf("%+v\n", hg.Stats())
-	q := hpa.NewQuery(hg)
-	path, res, err := q.AppendPath(nil, image.Pt(0, 0), image.Pt(23, 11))
+	q := hpa.NewSearcher(hg)
+	path, res, err := q.AppendPath(nil, image.Pt(0, 0), image.Pt(23, 11), hpa.Query{})
 	if err != nil {
 		panic(err)
 	}

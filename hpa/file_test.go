@@ -42,10 +42,10 @@ func encode(t testing.TB, hg *hpa.Graph) []byte {
 func sameQueries(t *testing.T, a, b *hpa.Graph, seed int64, n int) {
 	t.Helper()
 	g := a.Grid()
-	qa, qb := hpa.NewQuery(a), hpa.NewQuery(b)
+	qa, qb := hpa.NewSearcher(a), hpa.NewSearcher(b)
 	for _, p := range testmap.RandomPairs(testmap.NewRand(seed), g, n) {
-		pa, ra, erra := qa.AppendPath(nil, p[0], p[1])
-		pb, rb, errb := qb.AppendPath(nil, p[0], p[1])
+		pa, ra, erra := qa.AppendPath(nil, p[0], p[1], hpa.Query{})
+		pb, rb, errb := qb.AppendPath(nil, p[0], p[1], hpa.Query{})
 		if ra != rb || !slices.Equal(pa, pb) || fmt.Sprint(erra) != fmt.Sprint(errb) {
 			t.Fatalf("seed %d, %v→%v: read graph gives %+v %v, built one %+v %v\nread:\n%s\nbuilt:\n%s",
 				seed, p[0], p[1], rb, errb, ra, erra, testmap.Render(g, pb), testmap.Render(g, pa))
@@ -824,9 +824,9 @@ func farPairs(g *grid.Grid, seed int64, n int) [][2]image.Point {
 func checkQueries(t *testing.T, hg *hpa.Graph, pairs [][2]image.Point) {
 	t.Helper()
 	g := hg.Grid()
-	q := hpa.NewQuery(hg)
+	q := hpa.NewSearcher(hg)
 	for _, p := range pairs {
-		path, r, err := q.AppendPath(nil, p[0], p[1])
+		path, r, err := q.AppendPath(nil, p[0], p[1], hpa.Query{})
 		if err != nil {
 			t.Fatalf("%v→%v: %v", p[0], p[1], err)
 		}

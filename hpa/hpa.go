@@ -14,7 +14,7 @@
 // cost is that of the shortest path between them that stays inside the
 // cluster.
 //
-// A [Query] inserts its start and goal into the graph (without touching the
+// A [Searcher] inserts its start and goal into the graph (without touching the
 // shared [Graph]), searches the abstract graph with core A*, and refines each
 // abstract edge back into cells. Starts and goals in the same or neighbouring
 // clusters are first searched directly on the grid, inside their clusters'
@@ -83,7 +83,7 @@ type node struct {
 func (n node) cell() image.Point { return image.Pt(int(n.x), int(n.y)) }
 
 // Graph is the abstract graph of one grid. It is immutable after [Build] and
-// safe for concurrent use; queries run on a [Query] per goroutine. It holds
+// safe for concurrent use; queries run on a [Searcher] per goroutine. It holds
 // its nodes and edges and reads the grid's own move masks.
 //
 // Nodes are numbered cluster by cluster, so the nodes of cluster c are the

@@ -47,14 +47,14 @@ func (s *subopt) String() string {
 
 // check runs one query through q and the exact grid searcher and compares
 // them. It returns the HPA* and optimal costs, and whether a path exists.
-func check(t *testing.T, q *hpa.Query, s *grid.Searcher, from, to image.Point, what string) (float64, float64, bool) {
+func check(t *testing.T, q *hpa.Searcher, s *grid.Searcher, from, to image.Point, what string) (float64, float64, bool) {
 	t.Helper()
 	g := s.Grid()
 	want, wr, err := s.AppendPath(nil, from, to, grid.Query{})
 	if err != nil {
 		t.Fatalf("%s: grid %v→%v: %v", what, from, to, err)
 	}
-	path, r, err := q.AppendPath(nil, from, to)
+	path, r, err := q.AppendPath(nil, from, to, hpa.Query{})
 	if err != nil {
 		t.Fatalf("%s: %v→%v: %v", what, from, to, err)
 	}
@@ -112,7 +112,7 @@ func TestRandomMaps(t *testing.T) {
 						if err != nil {
 							t.Fatal(err)
 						}
-						q, s := hpa.NewQuery(hg), grid.NewSearcher(g)
+						q, s := hpa.NewSearcher(hg), grid.NewSearcher(g)
 						what := fmt.Sprintf("seed %d density %v", seed, density)
 						for _, p := range testmap.RandomPairs(testmap.NewRand(seed), g, pairs) {
 							cost, opt, ok := check(t, q, s, p[0], p[1], what)
@@ -198,7 +198,7 @@ func TestSmallMaps(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				q, s := hpa.NewQuery(hg), grid.NewSearcher(g)
+				q, s := hpa.NewSearcher(hg), grid.NewSearcher(g)
 				cells := testmap.FreeCells(g)
 				for _, a := range cells {
 					for _, b := range cells {
@@ -219,13 +219,13 @@ func TestMovingAI(t *testing.T) {
 				t.Fatal(err)
 			}
 			t.Logf("%+v", hg.Stats())
-			q := hpa.NewQuery(hg)
+			q := hpa.NewSearcher(hg)
 			var st subopt
 			var path []image.Point
 			for i := 0; i < len(scens); i += 10 {
 				sc := scens[i]
 				var r hpa.Result
-				path, r, err = q.AppendPath(path[:0], sc.Start, sc.Goal)
+				path, r, err = q.AppendPath(path[:0], sc.Start, sc.Goal, hpa.Query{})
 				if err != nil {
 					t.Fatalf("scenario %d: %v", i, err)
 				}
@@ -266,9 +266,9 @@ func TestConcurrent(t *testing.T) {
 		res  hpa.Result
 	}
 	want := make([]answer, len(pairs))
-	q := hpa.NewQuery(hg)
+	q := hpa.NewSearcher(hg)
 	for i, p := range pairs {
-		path, r, err := q.AppendPath(nil, p[0], p[1])
+		path, r, err := q.AppendPath(nil, p[0], p[1], hpa.Query{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -278,13 +278,13 @@ func TestConcurrent(t *testing.T) {
 	errs := make([]error, 4)
 	for k := range errs {
 		wg.Go(func() {
-			q := hpa.NewQuery(hg)
+			q := hpa.NewSearcher(hg)
 			var path []image.Point
 			for n := range 3 * len(pairs) {
 				i := (n*(k+1) + k) % len(pairs)
 				var r hpa.Result
 				var err error
-				path, r, err = q.AppendPath(path[:0], pairs[i][0], pairs[i][1])
+				path, r, err = q.AppendPath(path[:0], pairs[i][0], pairs[i][1], hpa.Query{})
 				if err == nil && (r != want[i].res || !slices.Equal(path, want[i].path)) {
 					err = fmt.Errorf("pair %d %v: got %+v, want %+v", i, pairs[i], r, want[i].res)
 				}
@@ -309,18 +309,18 @@ func TestAllocs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	q := hpa.NewQuery(hg)
+	q := hpa.NewSearcher(hg)
 	pairs := testmap.RandomPairs(testmap.NewRand(3), g, 100)
 	path := make([]image.Point, 0, 4096)
 	for _, p := range pairs { // grow the scratch
-		path, _, _ = q.AppendPath(path[:0], p[0], p[1])
+		path, _, _ = q.AppendPath(path[:0], p[0], p[1], hpa.Query{})
 	}
 	i := 0
 	allocs := testing.AllocsPerRun(len(pairs), func() {
 		p := pairs[i%len(pairs)]
 		i++
 		var err error
-		path, _, err = q.AppendPath(path[:0], p[0], p[1])
+		path, _, err = q.AppendPath(path[:0], p[0], p[1], hpa.Query{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -362,7 +362,7 @@ func TestErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	q := hpa.NewQuery(hg)
+	q := hpa.NewSearcher(hg)
 	dst := []image.Point{{9, 9}}
 	for _, tc := range []struct {
 		name     string
@@ -375,7 +375,7 @@ func TestErrors(t *testing.T) {
 		{"goal blocked", image.Pt(30, 20), image.Pt(5, 0), "hpa: goal (5,0) is a blocked cell"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, _, err := q.AppendPath(dst, tc.from, tc.to)
+			got, _, err := q.AppendPath(dst, tc.from, tc.to, hpa.Query{})
 			if err == nil || err.Error() != tc.want {
 				t.Errorf("error %v, want %q", err, tc.want)
 			}
@@ -384,7 +384,7 @@ func TestErrors(t *testing.T) {
 			}
 		})
 	}
-	path, r, err := q.AppendPath(dst, image.Pt(3, 3), image.Pt(3, 3))
+	path, r, err := q.AppendPath(dst, image.Pt(3, 3), image.Pt(3, 3), hpa.Query{})
 	if err != nil || r.Status != core.Found || r.Cost != 0 || !slices.Equal(path, []image.Point{{9, 9}, {3, 3}}) {
 		t.Errorf("from = to: got %v %+v %v", path, r, err)
 	}
@@ -405,7 +405,7 @@ func TestUnreachable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	path, r, err := hpa.NewQuery(hg).AppendPath(nil, image.Pt(0, 0), image.Pt(39, 29))
+	path, r, err := hpa.NewSearcher(hg).AppendPath(nil, image.Pt(0, 0), image.Pt(39, 29), hpa.Query{})
 	if err != nil || r.Status != core.Unreachable || len(path) != 0 || r.Expanded != 0 {
 		t.Errorf("got %v %+v %v, want nothing, status unreachable", path, r, err)
 	}
@@ -426,7 +426,7 @@ func TestClusterSizes(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				q, s := hpa.NewQuery(hg), grid.NewSearcher(g)
+				q, s := hpa.NewSearcher(hg), grid.NewSearcher(g)
 				what := fmt.Sprintf("cluster %d, max entrance %d, %v", cs, me, opt.Connectivity)
 				for _, p := range testmap.RandomPairs(testmap.NewRand(5), g, 300) {
 					check(t, q, s, p[0], p[1], what)
@@ -455,7 +455,7 @@ func TestLevels(t *testing.T) {
 						if hg.Levels() != levels {
 							t.Fatalf("Levels() = %d, want %d", hg.Levels(), levels)
 						}
-						q, s := hpa.NewQuery(hg), grid.NewSearcher(g)
+						q, s := hpa.NewSearcher(hg), grid.NewSearcher(g)
 						what := fmt.Sprintf("seed %d density %v levels %d", seed, density, levels)
 						for _, p := range testmap.RandomPairs(testmap.NewRand(seed), g, pairs) {
 							if cost, opt, ok := check(t, q, s, p[0], p[1], what); ok {
@@ -518,10 +518,10 @@ func TestUpdate(t *testing.T) {
 // pair as fresh, a graph built afresh, does.
 func sameAnswers(t *testing.T, up, fresh *hpa.Graph, pairs [][2]image.Point, what string) {
 	t.Helper()
-	qu, qf := hpa.NewQuery(up), hpa.NewQuery(fresh)
+	qu, qf := hpa.NewSearcher(up), hpa.NewSearcher(fresh)
 	for _, p := range pairs {
-		pu, ru, eu := qu.AppendPath(nil, p[0], p[1])
-		pf, rf, ef := qf.AppendPath(nil, p[0], p[1])
+		pu, ru, eu := qu.AppendPath(nil, p[0], p[1], hpa.Query{})
+		pf, rf, ef := qf.AppendPath(nil, p[0], p[1], hpa.Query{})
 		if (eu == nil) != (ef == nil) || ru != rf || !slices.Equal(pu, pf) {
 			t.Fatalf("%s: %v→%v after Update: %+v %v, fresh build: %+v %v", what, p[0], p[1], ru, eu, rf, ef)
 		}
@@ -565,7 +565,7 @@ func TestAppendAbstract(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	q := hpa.NewQuery(hg)
+	q := hpa.NewSearcher(hg)
 	from, to := image.Pt(0, 0), image.Pt(96, 60)
 	for !g.Passable(from) {
 		from.X++
@@ -573,7 +573,7 @@ func TestAppendAbstract(t *testing.T) {
 	for !g.Passable(to) {
 		to.X--
 	}
-	if _, r, err := q.AppendPath(nil, from, to); err != nil || r.Status != core.Found {
+	if _, r, err := q.AppendPath(nil, from, to, hpa.Query{}); err != nil || r.Status != core.Found {
 		t.Fatal(err, r.Status)
 	}
 	abs, level := q.AppendAbstract(nil)
@@ -591,7 +591,7 @@ func TestAppendAbstract(t *testing.T) {
 			t.Fatalf("abstract cell %d %v is not a level-2 node", i+1, p)
 		}
 	}
-	if _, r, _ := q.AppendPath(nil, from, from.Add(image.Pt(1, 0))); r.Status == core.Found {
+	if _, r, _ := q.AppendPath(nil, from, from.Add(image.Pt(1, 0)), hpa.Query{}); r.Status == core.Found {
 		if _, level := q.AppendAbstract(nil); level != 0 {
 			t.Fatalf("a window query reports abstract level %d, want 0", level)
 		}
@@ -604,16 +604,16 @@ func TestAppendAbstractAfterNoSearch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	q := hpa.NewQuery(hg)
+	q := hpa.NewSearcher(hg)
 	free := testmap.FreeCells(g)
 	from, to := free[0], free[len(free)-1]
-	if _, r, err := q.AppendPath(nil, from, to); err != nil || r.Status != core.Found {
+	if _, r, err := q.AppendPath(nil, from, to, hpa.Query{}); err != nil || r.Status != core.Found {
 		t.Fatal(err, r.Status)
 	}
 	if _, level := q.AppendAbstract(nil); level == 0 {
 		t.Fatal("a long query reports no abstract path; the test checks nothing")
 	}
-	if _, _, err := q.AppendPath(nil, image.Pt(-1, 0), to); err == nil {
+	if _, _, err := q.AppendPath(nil, image.Pt(-1, 0), to, hpa.Query{}); err == nil {
 		t.Fatal("no error for a start outside the grid")
 	}
 	if abs, level := q.AppendAbstract(nil); level != 0 || len(abs) != 0 {
@@ -621,9 +621,36 @@ func TestAppendAbstractAfterNoSearch(t *testing.T) {
 	}
 }
 
-// TestNewQueryNil checks the documented panic of a nil graph.
-func TestNewQueryNil(t *testing.T) {
-	if msg := testmap.Panic(func() { hpa.NewQuery(nil) }); msg != "hpa: NewQuery of a nil graph" {
-		t.Errorf("NewQuery(nil): panic %q", msg)
+// TestNewSearcherNil checks the documented panic of a nil graph.
+func TestNewSearcherNil(t *testing.T) {
+	if msg := testmap.Panic(func() { hpa.NewSearcher(nil) }); msg != "hpa: NewSearcher of a nil graph" {
+		t.Errorf("NewSearcher(nil): panic %q", msg)
+	}
+}
+
+// TestMaxLevel checks that a query capped at level l answers as on a graph
+// built with l levels, path for path.
+func TestMaxLevel(t *testing.T) {
+	g := testmap.Random(6, 130, 110, 0.15, grid.Options{})
+	opt := hpa.Options{ClusterSize: 6, Levels: 3}
+	full, err := hpa.Build(g, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pairs := testmap.RandomPairs(testmap.NewRand(6), g, 150)
+	for _, l := range []int{1, 2, 3} {
+		opt.Levels = l
+		fewer, err := hpa.Build(g, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc, sf := hpa.NewSearcher(full), hpa.NewSearcher(fewer)
+		for _, p := range pairs {
+			pc, rc, ec := sc.AppendPath(nil, p[0], p[1], hpa.Query{MaxLevel: l})
+			pf, rf, ef := sf.AppendPath(nil, p[0], p[1], hpa.Query{})
+			if (ec == nil) != (ef == nil) || rc != rf || !slices.Equal(pc, pf) {
+				t.Fatalf("MaxLevel %d: %v→%v: %+v %v, on a graph of %d levels: %+v %v", l, p[0], p[1], rc, ec, l, rf, ef)
+			}
+		}
 	}
 }

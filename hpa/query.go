@@ -8,9 +8,20 @@ import (
 	"github.com/cairn-nav/cairn/core"
 )
 
+// Query tunes one HPA* query. The zero value searches the abstract graph
+// at the highest level that separates start and goal.
+type Query struct {
+	// MaxLevel caps the level of the abstract search, from 1 to
+	// [Graph.Levels]; 0, or a level above the graph's, means no cap. A
+	// lower level searches more abstract nodes, and may find a shorter
+	// path: with MaxLevel 1 a query answers as on a graph of one level.
+	MaxLevel int
+}
+
 // Result describes an HPA* query.
 type Result struct {
-	// Status is core.Found or core.Unreachable.
+	// Status is core.Found or core.Unreachable; core.NotSearched beside an
+	// error.
 	Status core.Status
 	// Cost is the exact cost of the returned path, as grid.Grid.PathCost
 	// computes it.
@@ -22,13 +33,13 @@ type Result struct {
 	Expanded int
 }
 
-// Query answers path queries on one [Graph] and owns the scratch memory of
-// its searches: about 28 bytes per abstract node and 16 per cell of a window
+// Searcher answers path queries on one [Graph] and owns the scratch memory
+// of its searches: about 28 bytes per abstract node and 16 per cell of a window
 // of 4×4 clusters, whatever the size of the map. It is not safe for
 // concurrent use; give each goroutine its own. After its buffers have grown,
 // a query allocates nothing but what it appends to the caller's slice (and
 // nothing when that slice has room).
-type Query struct {
+type Searcher struct {
 	h     *Graph
 	cs    *clusterSearch
 	view  view
@@ -45,18 +56,18 @@ type Query struct {
 	lastLevel  int // level of the latest abstract search, 0 when none
 }
 
-// NewQuery returns a query object for h. It panics when h is nil.
-func NewQuery(h *Graph) *Query {
+// NewSearcher returns a searcher for h. It panics when h is nil.
+func NewSearcher(h *Graph) *Searcher {
 	if h == nil {
-		panic("hpa: NewQuery of a nil graph")
+		panic("hpa: NewSearcher of a nil graph")
 	}
-	q := &Query{h: h, cs: newClusterSearch(h)}
-	q.view.h = h
-	q.view.goalCost = make([]float64, len(h.nodes))
-	q.view.goalStamp = make([]uint32, len(h.nodes))
-	q.abs = core.NewSearcher(&q.view)
-	q.adist.h = h
-	return q
+	sr := &Searcher{h: h, cs: newClusterSearch(h)}
+	sr.view.h = h
+	sr.view.goalCost = make([]float64, len(h.nodes))
+	sr.view.goalStamp = make([]uint32, len(h.nodes))
+	sr.abs = core.NewSearcher(&sr.view)
+	sr.adist.h = h
+	return sr
 }
 
 // view presents one level of the abstract graph, optionally confined to one
@@ -171,9 +182,11 @@ func (h *Graph) near(a, b int32) bool {
 // longer than optimal. The cost is that of the searches, which touch a few
 // clusters and the abstract nodes near the path; it allocates only while its
 // buffers grow and when dst lacks room.
-func (q *Query) AppendPath(dst []image.Point, from, to image.Point) ([]image.Point, Result, error) {
-	h := q.h
-	q.lastLevel = 0
+//
+// q.MaxLevel, when set, caps the level of the abstract search.
+func (sr *Searcher) AppendPath(dst []image.Point, from, to image.Point, q Query) ([]image.Point, Result, error) {
+	h := sr.h
+	sr.lastLevel = 0
 	if err := h.checkEnd(from, "start"); err != nil {
 		return dst, Result{}, err
 	}
@@ -194,7 +207,7 @@ func (q *Query) AppendPath(dst []image.Point, from, to image.Point) ([]image.Poi
 		dst = append(dst, from)
 		var ok bool
 		var e int
-		dst, e, ok = q.cs.appendPathIn(dst, w, from, to)
+		dst, e, ok = sr.cs.appendPathIn(dst, w, from, to)
 		exp += e
 		if ok {
 			return dst, Result{Status: core.Found, Cost: h.pathCost(dst[n0:]), Expanded: exp}, nil
@@ -206,36 +219,39 @@ func (q *Query) AppendPath(dst []image.Point, from, to image.Point) ([]image.Poi
 	// clusters; insert them into every level up to it.
 	top := 1
 	for l := h.Levels(); l > 1; l-- {
+		if q.MaxLevel > 0 && l > q.MaxLevel {
+			continue
+		}
 		if h.clusterAt(l, from) != h.clusterAt(l, to) {
 			top = l
 			break
 		}
 	}
-	q.adist.from, q.adist.to = from, to
+	sr.adist.from, sr.adist.to = from, to
 	var e int
-	q.startEdges, e = q.insert(q.startEdges, from, top)
+	sr.startEdges, e = sr.insert(sr.startEdges, from, top)
 	exp += e
-	q.goalEdges, e = q.insert(q.goalEdges, to, top)
+	sr.goalEdges, e = sr.insert(sr.goalEdges, to, top)
 	exp += e
 
 	nn := int32(len(h.nodes))
-	q.view.level, q.view.confine = top, 0
-	q.view.start = q.startEdges[top-1]
-	q.view.setGoal(q.goalEdges[top-1])
-	q.adist.target = to
-	r := q.abs.Search(nn, nn+1, &q.adist, core.Query{})
+	sr.view.level, sr.view.confine = top, 0
+	sr.view.start = sr.startEdges[top-1]
+	sr.view.setGoal(sr.goalEdges[top-1])
+	sr.adist.target = to
+	r := sr.abs.Search(nn, nn+1, &sr.adist, core.Query{})
 	exp += r.Expanded
 	if r.Status != core.Found {
 		// Cannot happen on a connected pair: every path leaving a cluster
 		// crosses an entrance, whose transition is reachable along it.
 		return dst, Result{Status: core.Unreachable, Expanded: exp}, nil
 	}
-	q.apath = q.abs.AppendPath(q.apath[:0], r.End)
-	q.lastLevel = top
+	sr.apath = sr.abs.AppendPath(sr.apath[:0], r.End)
+	sr.lastLevel = top
 
 	n0 := len(dst)
 	dst = append(dst, from)
-	dst, e, err := q.refine(dst, top, q.apath)
+	dst, e, err := sr.refine(dst, top, sr.apath)
 	exp += e
 	if err != nil {
 		return dst[:n0], Result{}, err
@@ -248,28 +264,28 @@ func (q *Query) AppendPath(dst []image.Point, from, to image.Point) ([]image.Poi
 // search of the level below confined to its cluster, from p inserted there.
 // It returns the edges per level, from p (or, by symmetry, to p), and the
 // nodes expanded.
-func (q *Query) insert(edges [MaxLevels][]core.Edge, p image.Point, top int) ([MaxLevels][]core.Edge, int) {
-	h := q.h
+func (sr *Searcher) insert(edges [MaxLevels][]core.Edge, p image.Point, top int) ([MaxLevels][]core.Edge, int) {
+	h := sr.h
 	c := h.clusterOf(p)
-	exp := q.cs.searchFrom(c, p)
+	exp := sr.cs.searchFrom(c, p)
 	edges[0] = edges[0][:0]
 	for i := range h.first[c+1] - h.first[c] {
-		if d, ok := q.cs.nodeDist(int(i)); ok {
+		if d, ok := sr.cs.nodeDist(int(i)); ok {
 			edges[0] = append(edges[0], core.Edge{To: h.first[c] + i, Cost: d})
 		}
 	}
 	nn := int32(len(h.nodes))
 	for l := 2; l <= top; l++ {
 		c := h.clusterAt(l, p)
-		q.view.level, q.view.confine, q.view.cluster = l-1, l, c
-		q.view.start = edges[l-2]
-		q.view.setGoal(nil)
-		ms := h.membersOf(l, c, q.buf)
-		r := q.abs.SearchAll(nn, ms, core.Query{})
+		sr.view.level, sr.view.confine, sr.view.cluster = l-1, l, c
+		sr.view.start = edges[l-2]
+		sr.view.setGoal(nil)
+		ms := h.membersOf(l, c, sr.buf)
+		r := sr.abs.SearchAll(nn, ms, core.Query{})
 		exp += r.Expanded
 		edges[l-1] = edges[l-1][:0]
 		for _, m := range ms {
-			if d, ok := q.abs.Dist(m); ok {
+			if d, ok := sr.abs.Dist(m); ok {
 				edges[l-1] = append(edges[l-1], core.Edge{To: m, Cost: d})
 			}
 		}
@@ -282,13 +298,13 @@ func (q *Query) insert(edges [MaxLevels][]core.Edge, p image.Point, top int) ([M
 // found by A* confined to the edge's cluster, and refined in turn; each
 // level-1 edge becomes a path of cells inside its cluster, or one step
 // between clusters.
-func (q *Query) refine(dst []image.Point, l int, path []int32) ([]image.Point, int, error) {
-	h := q.h
+func (sr *Searcher) refine(dst []image.Point, l int, path []int32) ([]image.Point, int, error) {
+	h := sr.h
 	nn := int32(len(h.nodes))
 	exp := 0
 	for k := 1; k < len(path); k++ {
 		a, b := path[k-1], path[k]
-		pa, pb := q.endCell(a), q.endCell(b)
+		pa, pb := sr.endCell(a), sr.endCell(b)
 		if a < nn && b < nn && h.clusterAt(l, pa) != h.clusterAt(l, pb) {
 			dst = append(dst, pb) // an inter-cluster step
 			continue
@@ -303,7 +319,7 @@ func (q *Query) refine(dst []image.Point, l int, path []int32) ([]image.Point, i
 			}
 			var e int
 			var ok bool
-			dst, e, ok = q.cs.appendPath(dst, c, pa, pb)
+			dst, e, ok = sr.cs.appendPath(dst, c, pa, pb)
 			exp += e
 			if !ok {
 				return dst, exp, fmt.Errorf("hpa: internal error: no path from (%d,%d) to (%d,%d) inside cluster %d", pa.X, pa.Y, pb.X, pb.Y, c)
@@ -315,26 +331,26 @@ func (q *Query) refine(dst []image.Point, l int, path []int32) ([]image.Point, i
 		if b == nn+1 {
 			inner = pa
 		}
-		q.view.level, q.view.confine, q.view.cluster = l-1, l, h.clusterAt(l, inner)
-		q.view.start = nil
+		sr.view.level, sr.view.confine, sr.view.cluster = l-1, l, h.clusterAt(l, inner)
+		sr.view.start = nil
 		if a == nn {
-			q.view.start = q.startEdges[l-2]
+			sr.view.start = sr.startEdges[l-2]
 		}
 		if b == nn+1 {
-			q.view.setGoal(q.goalEdges[l-2])
+			sr.view.setGoal(sr.goalEdges[l-2])
 		} else {
-			q.view.setGoal(nil)
+			sr.view.setGoal(nil)
 		}
-		q.adist.target = pb
-		r := q.abs.Search(a, b, &q.adist, core.Query{})
+		sr.adist.target = pb
+		r := sr.abs.Search(a, b, &sr.adist, core.Query{})
 		exp += r.Expanded
 		if r.Status != core.Found {
 			return dst, exp, fmt.Errorf("hpa: internal error: no level-%d path from (%d,%d) to (%d,%d)", l-1, pa.X, pa.Y, pb.X, pb.Y)
 		}
-		q.seq[l-2] = q.abs.AppendPath(q.seq[l-2][:0], r.End)
+		sr.seq[l-2] = sr.abs.AppendPath(sr.seq[l-2][:0], r.End)
 		var e int
 		var err error
-		dst, e, err = q.refine(dst, l-1, q.seq[l-2])
+		dst, e, err = sr.refine(dst, l-1, sr.seq[l-2])
 		exp += e
 		if err != nil {
 			return dst, exp, err
@@ -348,25 +364,25 @@ func (q *Query) refine(dst []image.Point, l int, path []int32) ([]image.Point, i
 // extended slice and that level; after a query that searched no abstract
 // graph (answered within a window of clusters, unreachable, or an error) it
 // appends nothing and reports level 0.
-func (q *Query) AppendAbstract(dst []image.Point) ([]image.Point, int) {
-	if q.lastLevel == 0 {
+func (sr *Searcher) AppendAbstract(dst []image.Point) ([]image.Point, int) {
+	if sr.lastLevel == 0 {
 		return dst, 0
 	}
-	for _, n := range q.apath {
-		dst = append(dst, q.endCell(n))
+	for _, n := range sr.apath {
+		dst = append(dst, sr.endCell(n))
 	}
-	return dst, q.lastLevel
+	return dst, sr.lastLevel
 }
 
 // endCell returns the cell of a node of the current query's view.
-func (q *Query) endCell(n int32) image.Point {
-	switch nn := int32(len(q.h.nodes)); {
+func (sr *Searcher) endCell(n int32) image.Point {
+	switch nn := int32(len(sr.h.nodes)); {
 	case n < nn:
-		return q.h.nodes[n].cell()
+		return sr.h.nodes[n].cell()
 	case n == nn:
-		return q.adist.from
+		return sr.adist.from
 	}
-	return q.adist.to
+	return sr.adist.to
 }
 
 // pathCost returns the cost of a legal path, summed as grid.Grid.PathCost

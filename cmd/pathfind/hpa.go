@@ -17,7 +17,7 @@ import (
 type hpaRouter struct {
 	g      *grid.Grid
 	hg     *hpa.Graph
-	q      *hpa.Query
+	q      *hpa.Searcher
 	smooth bool
 	cells  []image.Point // the cell path, before smoothing
 }
@@ -34,7 +34,7 @@ func newHPARouter(g *grid.Grid, rf *routerFlags) (router, error) {
 
 // newHPARouterFor returns a router that answers with hg, a graph of g.
 func newHPARouterFor(g *grid.Grid, hg *hpa.Graph, smooth bool) *hpaRouter {
-	return &hpaRouter{g: g, hg: hg, q: hpa.NewQuery(hg), smooth: smooth}
+	return &hpaRouter{g: g, hg: hg, q: hpa.NewSearcher(hg), smooth: smooth}
 }
 
 func loadGraph(g *grid.Grid, path string) (*hpa.Graph, error) {
@@ -55,12 +55,12 @@ func loadGraph(g *grid.Grid, path string) (*hpa.Graph, error) {
 
 func (r *hpaRouter) route(dst []image.Point, from, to image.Point) ([]image.Point, stats, error) {
 	if !r.smooth {
-		dst, res, err := r.q.AppendPath(dst, from, to)
+		dst, res, err := r.q.AppendPath(dst, from, to, hpa.Query{})
 		return dst, stats{cost: res.Cost, expanded: res.Expanded, status: res.Status.String()}, err
 	}
 	var res hpa.Result
 	var err error
-	r.cells, res, err = r.q.AppendPath(r.cells[:0], from, to)
+	r.cells, res, err = r.q.AppendPath(r.cells[:0], from, to, hpa.Query{})
 	if err != nil {
 		return dst, stats{}, err
 	}

@@ -109,7 +109,7 @@ func TestRouteHPA(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			cells, res, err := hpa.NewQuery(want).AppendPath(nil, from, to)
+			cells, res, err := hpa.NewSearcher(want).AppendPath(nil, from, to, hpa.Query{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -192,10 +192,10 @@ func TestScenHPA(t *testing.T) {
 	// abstract and some paths come out longer than optimal.
 	gpath, hg := writeGraph(t, g, hpa.Options{ClusterSize: 8}, dir, "demo8.hpa")
 	// The expected figures, worked out here with the library.
-	q := hpa.NewQuery(hg)
+	q := hpa.NewSearcher(hg)
 	var plain, smoothed subopt
 	for _, sc := range scens {
-		cells, r, err := q.AppendPath(nil, sc.Start, sc.Goal)
+		cells, r, err := q.AppendPath(nil, sc.Start, sc.Goal, hpa.Query{})
 		if err != nil || r.Status != core.Found {
 			t.Fatalf("%v→%v: %v %v", sc.Start, sc.Goal, r.Status, err)
 		}

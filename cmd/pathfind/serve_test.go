@@ -385,7 +385,7 @@ func TestServeEdit(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, res, err := hpa.NewQuery(hg).AppendPath(nil, from, to)
+		_, res, err := hpa.NewSearcher(hg).AppendPath(nil, from, to, hpa.Query{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -53,7 +53,7 @@ func newWorld(version uint64, g *grid.Grid, hg *hpa.Graph, nm *navmesh.Mesh) *wo
 type worker struct {
 	w      *world
 	gs     *grid.Searcher
-	hq     *hpa.Query
+	hq     *hpa.Searcher
 	nq     *navmesh.Searcher
 	cells  []image.Point
 	path   []image.Point
@@ -70,7 +70,7 @@ type worker struct {
 // newWorker returns a worker for w. Its grid searcher takes about 16 bytes
 // per cell at once; the other searchers' scratch grows on the first routes.
 func newWorker(w *world) *worker {
-	return &worker{w: w, gs: grid.NewSearcher(w.g), hq: hpa.NewQuery(w.hg), nq: navmesh.NewSearcher(w.nm)}
+	return &worker{w: w, gs: grid.NewSearcher(w.g), hq: hpa.NewSearcher(w.hg), nq: navmesh.NewSearcher(w.nm)}
 }
 
 // server keeps the current world of "pathfind serve". Routes read it
@@ -172,7 +172,7 @@ func runHPA(smoothed bool) runFunc {
 	return func(wk *worker, from, to image.Point) (served, error) {
 		if !smoothed || !wk.hpaOK || wk.hpaFrom != from || wk.hpaTo != to {
 			t0 := time.Now()
-			cells, res, err := wk.hq.AppendPath(wk.cells[:0], from, to)
+			cells, res, err := wk.hq.AppendPath(wk.cells[:0], from, to, hpa.Query{})
 			took := time.Since(t0)
 			wk.cells = cells
 			if err != nil {
