@@ -453,13 +453,18 @@ func FromRows(rows []string, opt Options) (*Grid, error) {
 	return New(w, h, free, opt)
 }
 
-// Steps lists the eight unit moves in the order of the bits of [Grid.Moves]:
-// east, west, south, north, south-east, north-east, south-west, north-west
-// (y grows downward, so south is +y).
-var Steps = [8]image.Point{{1, 0}, {-1, 0}, {0, 1}, {0, -1}, {1, 1}, {1, -1}, {-1, 1}, {-1, -1}}
+// Step returns unit move d, from 0 to 7, in the order of the bits of
+// [Grid.Moves]: east, west, south, north, south-east, north-east,
+// south-west, north-west (y grows downward, so south is +y). It panics for
+// any other d.
+func Step(d int) image.Point { return image.Pt(dirDX[d], dirDY[d]) }
+
+// StepDir returns the d for which [Step](d) is s, or −1 when s is not a
+// unit move.
+func StepDir(s image.Point) int { return dirOf(s.X, s.Y) }
 
 // Moves returns the legal moves from cell p as a bit set: bit d is set when
-// the step p → p+Steps[d] is legal under the grid's connectivity and the
+// the step p → p+Step(d) is legal under the grid's connectivity and the
 // no-corner-cutting rule. It is 0 for blocked cells and cells outside the
 // grid. It is O(1): the masks are computed once, when the grid is built.
 func (g *Grid) Moves(p image.Point) uint8 {

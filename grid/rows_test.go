@@ -43,7 +43,11 @@ func TestMovesMatchCanStep(t *testing.T) {
 			for x := -1; x <= g.Width(); x++ {
 				p := image.Pt(x, y)
 				m := g.Moves(p)
-				for d, s := range grid.Steps {
+				for d := range 8 {
+					s := grid.Step(d)
+					if grid.StepDir(s) != d {
+						t.Fatalf("StepDir(%v) = %d, want %d", s, grid.StepDir(s), d)
+					}
 					if got, want := m&(1<<d) != 0, g.CanStep(p, p.Add(s)); got != want {
 						t.Fatalf("%v: Moves(%v) bit %d (step %v) = %v, CanStep says %v", conn, p, d, s, got, want)
 					}

@@ -58,7 +58,7 @@ func (c *cluster) AppendEdges(dst []core.Edge, n int32) []core.Edge {
 	for m != 0 {
 		d := bits.TrailingZeros8(m)
 		m &= m - 1
-		s := grid.Steps[d]
+		s := grid.Step(d)
 		nx, ny := lx+s.X, ly+s.Y
 		if uint(nx) >= uint(cw) || uint(ny) >= uint(ch) {
 			continue

@@ -56,7 +56,7 @@ func (h *Graph) checkNodes(file []node) error {
 // grid for Read to hold a file's edges to.
 type shape struct {
 	// inter has bit d set when a transition pairs the node with the cell
-	// at grid.Steps[d].
+	// at grid.Step(d).
 	inter []uint8
 	// src is the first node of the node's group: the nodes of its cluster
 	// that paths inside the cluster join it to.
@@ -77,8 +77,8 @@ func (h *Graph) shape(ts []transition) *shape {
 	s := &shape{inter: make([]uint8, n), src: make([]int32, n), size: make([]int32, n), cells: make([]int32, n), mult: make([]float64, n)}
 	for _, t := range ts {
 		a, b := h.nodeAt(t.a), h.nodeAt(t.b)
-		s.inter[a] |= 1 << stepDir(t.b.Sub(t.a))
-		s.inter[b] |= 1 << stepDir(t.a.Sub(t.b))
+		s.inter[a] |= 1 << grid.StepDir(t.b.Sub(t.a))
+		s.inter[b] |= 1 << grid.StepDir(t.a.Sub(t.b))
 	}
 	nc := h.ncx * h.ncy
 	var next atomic.Int64
@@ -205,9 +205,6 @@ func (s *shape) degree(n int) int32 {
 	return int32(bits.OnesCount8(s.inter[n])) + s.size[s.src[n]] - 1
 }
 
-// stepDir returns the index of the unit step d in grid.Steps, or -1.
-func stepDir(d image.Point) int { return slices.Index(grid.Steps[:], d) }
-
 // setOffsets checks the out-degrees against the shape and the edge count,
 // and fills off.
 func (h *Graph) setOffsets(deg []int32, s *shape) error {
@@ -260,7 +257,7 @@ func (h *Graph) checkEdges(s *shape) error {
 				if !h.g.CanStep(pa, pb) {
 					return &FormatError{at, fmt.Sprintf("edge %d joins (%d,%d) and (%d,%d) in different clusters, which is not a legal step", i, pa.X, pa.Y, pb.X, pb.Y)}
 				}
-				bit := uint8(1) << stepDir(pb.Sub(pa)) // never a transition's for a diagonal step
+				bit := uint8(1) << grid.StepDir(pb.Sub(pa)) // never a transition's for a diagonal step
 				switch {
 				case s.inter[a]&bit == 0:
 					return &FormatError{at, fmt.Sprintf("edge %d joins (%d,%d) and (%d,%d), which are not the two cells of a transition", i, pa.X, pa.Y, pb.X, pb.Y)}
