@@ -11,8 +11,6 @@ import (
 	"math"
 	"math/bits"
 	"slices"
-	"sync"
-	"sync/atomic"
 
 	"github.com/cairn-nav/cairn/core"
 	"github.com/cairn-nav/cairn/grid"
@@ -80,22 +78,7 @@ func (h *Graph) shape(ts []transition) *shape {
 		s.inter[a] |= 1 << grid.StepDir(t.b.Sub(t.a))
 		s.inter[b] |= 1 << grid.StepDir(t.a.Sub(t.b))
 	}
-	nc := h.ncx * h.ncy
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range workers(nc) {
-		wg.Go(func() {
-			var rs runs
-			for {
-				c := int32(next.Add(1) - 1)
-				if int(c) >= nc {
-					return
-				}
-				rs.groups(h, s, c)
-			}
-		})
-	}
-	wg.Wait()
+	forEachCluster(h.ncx*h.ncy, func() *runs { return &runs{} }, func(rs *runs, c int32) { rs.groups(h, s, c) })
 	return s
 }
 

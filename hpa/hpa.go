@@ -32,10 +32,8 @@ import (
 	"errors"
 	"fmt"
 	"image"
-	"runtime"
 	"slices"
 	"sync"
-	"sync/atomic"
 
 	"github.com/cairn-nav/cairn/core"
 	"github.com/cairn-nav/cairn/grid"
@@ -206,43 +204,13 @@ func (h *Graph) build(levels int, prev *Graph, reach image.Rectangle, reuse func
 
 	// Out-edges per node: inter-cluster ones from the transitions, then
 	// intra-cluster ones from the cluster searches.
-	inter := make([][2]int32, 0, 2*len(ts))
+	inter := make([]halfEdge, 0, 2*len(ts))
 	for _, t := range ts {
 		a, b := h.nodeAt(t.a), h.nodeAt(t.b)
-		inter = append(inter, [2]int32{a, b}, [2]int32{b, a})
+		c := h.g.StepCost(t.a, t.b)
+		inter = append(inter, halfEdge{a, core.Edge{To: b, Cost: c}}, halfEdge{b, core.Edge{To: a, Cost: c}})
 	}
-	intra := h.intraEdges(reuse, progress)
-
-	deg := make([]int32, len(h.nodes)+1)
-	for _, e := range inter {
-		deg[e[0]]++
-	}
-	for _, es := range intra {
-		for _, e := range es {
-			deg[e.from]++
-			deg[e.to]++
-		}
-	}
-	h.off = make([]int32, len(h.nodes)+1)
-	for i := range h.nodes {
-		h.off[i+1] = h.off[i] + deg[i]
-	}
-	h.edges = make([]core.Edge, h.off[len(h.nodes)])
-	fill := deg[:len(h.nodes)]
-	copy(fill, h.off)
-	add := func(from, to int32, cost float64) {
-		h.edges[fill[from]] = core.Edge{To: to, Cost: cost}
-		fill[from]++
-	}
-	for _, e := range inter {
-		add(e[0], e[1], h.g.StepCost(h.nodes[e[0]].cell(), h.nodes[e[1]].cell()))
-	}
-	for _, es := range intra {
-		for _, e := range es {
-			add(e.from, e.to, e.cost)
-			add(e.to, e.from, e.cost)
-		}
-	}
+	h.off, h.edges = layoutEdges(len(h.nodes), inter, h.intraEdges(reuse, progress))
 	h.buildLevels(levels, prev, reach)
 }
 
@@ -277,9 +245,6 @@ func newGraph(g *grid.Grid, cs, me int) *Graph {
 	h.ncy = (h.h + cs - 1) / cs
 	return h
 }
-
-// workers returns the number of goroutines for n jobs.
-func workers(n int) int { return max(1, min(runtime.GOMAXPROCS(0), n)) }
 
 // findTransitions scans every border between two adjacent clusters for
 // entrances and returns their transitions, counting the entrances.
@@ -368,33 +333,24 @@ type intraEdge struct {
 func (h *Graph) intraEdges(reuse func(c int32) ([]intraEdge, bool), progress func(done, total int)) [][]intraEdge {
 	nc := h.ncx * h.ncy
 	out := make([][]intraEdge, nc)
-	var next atomic.Int64
-	var wg sync.WaitGroup
 	var mu sync.Mutex // serialises progress calls
 	done := 0
-	for range workers(nc) {
-		wg.Go(func() {
-			cl := newClusterSearch(h)
-			var buf []intraEdge
-			for {
-				c := int32(next.Add(1) - 1)
-				if int(c) >= nc {
-					return
-				}
-				if es, ok := reuseOK(reuse, c); ok {
-					out[c] = es
-				} else if buf = cl.connect(buf[:0], c); len(buf) > 0 {
-					out[c] = slices.Clone(buf)
-				}
-				if progress != nil {
-					mu.Lock()
-					done++
-					progress(done, nc)
-					mu.Unlock()
-				}
-			}
-		})
+	type scratch struct {
+		cl  *clusterSearch
+		buf []intraEdge
 	}
-	wg.Wait()
+	forEachCluster(nc, func() *scratch { return &scratch{cl: newClusterSearch(h)} }, func(s *scratch, c int32) {
+		if es, ok := reuseOK(reuse, c); ok {
+			out[c] = es
+		} else if s.buf = s.cl.connect(s.buf[:0], c); len(s.buf) > 0 {
+			out[c] = slices.Clone(s.buf)
+		}
+		if progress != nil {
+			mu.Lock()
+			done++
+			progress(done, nc)
+			mu.Unlock()
+		}
+	})
 	return out
 }

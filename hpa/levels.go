@@ -5,8 +5,6 @@ import (
 	"image"
 	"math"
 	"slices"
-	"sync"
-	"sync/atomic"
 
 	"github.com/cairn-nav/cairn/core"
 )
@@ -149,43 +147,38 @@ func (h *Graph) buildLevel(l int, reuse func(c int32, ms []int32) ([]intraEdge, 
 	// Intra-cluster edges from searches of the level below, confined to
 	// each level-l cluster.
 	intra := make([][]intraEdge, len(members))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range workers(len(members)) {
-		wg.Go(func() {
-			v := &confined{h: h, below: l - 1, level: l}
-			s := core.NewSearcher(v)
-			var buf []intraEdge
-			for {
-				c := int32(next.Add(1) - 1)
-				if int(c) >= len(members) {
-					return
-				}
-				ms := members[c]
-				if len(ms) < 2 {
-					continue
-				}
-				if reuse != nil {
-					if es, ok := reuse(c, ms); ok {
-						intra[c] = es
-						continue
-					}
-				}
-				v.cluster = c
-				buf = buf[:0]
-				for i, a := range ms[:len(ms)-1] {
-					s.SearchAll(a, ms[i+1:], core.Query{})
-					for _, b := range ms[i+1:] {
-						if d, ok := s.Dist(b); ok {
-							buf = append(buf, intraEdge{from: a, to: b, cost: d})
-						}
-					}
-				}
-				intra[c] = slices.Clone(pruneIntra(buf))
-			}
-		})
+	type scratch struct {
+		v   *confined
+		s   *core.Searcher
+		buf []intraEdge
 	}
-	wg.Wait()
+	newScratch := func() *scratch {
+		v := &confined{h: h, below: l - 1, level: l}
+		return &scratch{v: v, s: core.NewSearcher(v)}
+	}
+	forEachCluster(len(members), newScratch, func(sc *scratch, c int32) {
+		ms := members[c]
+		if len(ms) < 2 {
+			return
+		}
+		if reuse != nil {
+			if es, ok := reuse(c, ms); ok {
+				intra[c] = es
+				return
+			}
+		}
+		sc.v.cluster = c
+		sc.buf = sc.buf[:0]
+		for i, a := range ms[:len(ms)-1] {
+			sc.s.SearchAll(a, ms[i+1:], core.Query{})
+			for _, b := range ms[i+1:] {
+				if d, ok := sc.s.Dist(b); ok {
+					sc.buf = append(sc.buf, intraEdge{from: a, to: b, cost: d})
+				}
+			}
+		}
+		intra[c] = slices.Clone(pruneIntra(sc.buf))
+	})
 
 	lv.first = make([]int32, len(members)+1)
 	for c, ms := range members {
@@ -193,35 +186,13 @@ func (h *Graph) buildLevel(l int, reuse func(c int32, ms []int32) ([]intraEdge, 
 		lv.members = append(lv.members, ms...)
 	}
 
-	deg := make([]int32, nn)
+	var half []halfEdge
 	for n, es := range inter {
-		deg[n] += int32(len(es))
-	}
-	for _, es := range intra {
 		for _, e := range es {
-			deg[e.from]++
-			deg[e.to]++
+			half = append(half, halfEdge{int32(n), e})
 		}
 	}
-	lv.off = make([]int32, nn+1)
-	for n := range nn {
-		lv.off[n+1] = lv.off[n] + deg[n]
-	}
-	lv.edges = make([]core.Edge, lv.off[nn])
-	fill := deg
-	copy(fill, lv.off[:nn])
-	for n, es := range inter {
-		copy(lv.edges[fill[n]:], es)
-		fill[n] += int32(len(es))
-	}
-	for _, es := range intra {
-		for _, e := range es {
-			lv.edges[fill[e.from]] = core.Edge{To: e.to, Cost: e.cost}
-			fill[e.from]++
-			lv.edges[fill[e.to]] = core.Edge{To: e.from, Cost: e.cost}
-			fill[e.to]++
-		}
-	}
+	lv.off, lv.edges = layoutEdges(nn, half, intra)
 	return lv
 }
 

@@ -1,0 +1,77 @@
+package hpa
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/cairn-nav/cairn/core"
+)
+
+// workers returns the number of goroutines for n jobs.
+func workers(n int) int { return max(1, min(runtime.GOMAXPROCS(0), n)) }
+
+// forEachCluster calls do for each of the clusters 0 to n−1, on
+// runtime.GOMAXPROCS goroutines that take the next cluster as they finish
+// one. Each goroutine makes its own scratch with scratch, and passes it to
+// every do it runs. It returns when every cluster is done.
+func forEachCluster[S any](n int, scratch func() S, do func(s S, c int32)) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers(n) {
+		wg.Go(func() {
+			s := scratch()
+			for {
+				c := next.Add(1) - 1
+				if c >= int64(n) {
+					return
+				}
+				do(s, int32(c))
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// halfEdge is an edge out of node from.
+type halfEdge struct {
+	from int32
+	e    core.Edge
+}
+
+// layoutEdges lays out the out-edges of nn nodes grouped by node, as
+// offsets (node n's edges are edges[off[n]:off[n+1]]) and edges: first each
+// node's edges of inter, in their order, then both directions of each edge
+// of intra, in order. Build, Update and Read rely on that order.
+func layoutEdges(nn int, inter []halfEdge, intra [][]intraEdge) (off []int32, edges []core.Edge) {
+	fill := make([]int32, nn)
+	for _, e := range inter {
+		fill[e.from]++
+	}
+	for _, es := range intra {
+		for _, e := range es {
+			fill[e.from]++
+			fill[e.to]++
+		}
+	}
+	off = make([]int32, nn+1)
+	for n := range nn {
+		off[n+1] = off[n] + fill[n]
+	}
+	edges = make([]core.Edge, off[nn])
+	copy(fill, off[:nn])
+	add := func(from int32, e core.Edge) {
+		edges[fill[from]] = e
+		fill[from]++
+	}
+	for _, e := range inter {
+		add(e.from, e.e)
+	}
+	for _, es := range intra {
+		for _, e := range es {
+			add(e.from, core.Edge{To: e.to, Cost: e.cost})
+			add(e.to, core.Edge{To: e.from, Cost: e.cost})
+		}
+	}
+	return off, edges
+}
