@@ -581,8 +581,8 @@ func TestAppendAbstract(t *testing.T) {
 		t.Fatalf("abstract path %v at level %d, want one from %v to %v at level 2", abs, level, from, to)
 	}
 	for i, p := range abs[1 : len(abs)-1] {
-		n := -1
-		for k := range hg.Stats().Nodes {
+		n := hpa.NodeID(-1)
+		for k := range hpa.NodeID(hg.Stats().Nodes) {
 			if hg.NodeCell(k) == p {
 				n = k
 			}

@@ -2,6 +2,11 @@ package hpa
 
 import "fmt"
 
+// NodeID identifies an abstract node of a [Graph]: nodes are numbered from
+// 0 to Stats().Nodes−1, grouped by level-1 cluster, as the graph file lists
+// them.
+type NodeID int32
+
 // AppendEdges appends to dst the IDs of the nodes that node n's edges at
 // level lead to, and returns the extended slice, for pictures and tools
 // that inspect the graph. Level 1 gives the inter-cluster and
@@ -14,13 +19,13 @@ import "fmt"
 // n runs from 0 to Stats().Nodes−1 and level from 1 to [Graph.Levels]; it
 // panics otherwise. It is O(degree), allocates only to grow dst, and is
 // safe for concurrent use.
-func (h *Graph) AppendEdges(dst []int32, n int, level int) []int32 {
+func (h *Graph) AppendEdges(dst []NodeID, n NodeID, level int) []NodeID {
 	h.checkNode(n)
 	if level < 1 || level > h.Levels() {
 		panic(fmt.Sprintf("hpa: AppendEdges at level %d, want 1 to %d", level, h.Levels()))
 	}
 	for _, e := range h.edgesAt(level, int32(n)) {
-		dst = append(dst, e.To)
+		dst = append(dst, NodeID(e.To))
 	}
 	return dst
 }

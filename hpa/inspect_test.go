@@ -16,12 +16,12 @@ import (
 // to, sorted, keyed by the node's cell.
 func edgeCells(hg *hpa.Graph, level int) map[image.Point][]image.Point {
 	out := map[image.Point][]image.Point{}
-	var buf []int32
-	for n := range hg.Stats().Nodes {
+	var buf []hpa.NodeID
+	for n := range hpa.NodeID(hg.Stats().Nodes) {
 		buf = hg.AppendEdges(buf[:0], n, level)
 		var cells []image.Point
 		for _, m := range buf {
-			cells = append(cells, hg.NodeCell(int(m)))
+			cells = append(cells, hg.NodeCell(m))
 		}
 		slices.SortFunc(cells, func(a, b image.Point) int {
 			if a.Y != b.Y {
@@ -100,22 +100,22 @@ func TestAppendEdgesLevels(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		nodes := hg.Stats().Nodes
+		nodes := hpa.NodeID(hg.Stats().Nodes)
 		for l := 1; l <= hg.Levels(); l++ {
 			_, levelNodes, levelEdges := hg.LevelStats(l)
-			count := map[[2]int32]int{} // directed edge → how many
+			count := map[[2]hpa.NodeID]int{} // directed edge → how many
 			edges, withEdges := 0, 0
 			for n := range nodes {
 				// The targets follow what dst held.
-				got := hg.AppendEdges([]int32{-1}, n, l)
+				got := hg.AppendEdges([]hpa.NodeID{-1}, n, l)
 				if got[0] != -1 {
 					t.Fatalf("seed %d, level %d, node %d: dst's element overwritten", seed, l, n)
 				}
 				for _, m := range got[1:] {
-					if m < 0 || int(m) >= nodes || int(m) == n {
+					if m < 0 || m >= nodes || m == n {
 						t.Fatalf("seed %d, level %d: node %d has an edge to %d", seed, l, n, m)
 					}
-					count[[2]int32{int32(n), m}]++
+					count[[2]hpa.NodeID{n, m}]++
 				}
 				edges += len(got) - 1
 				if len(got) > 1 {
@@ -132,7 +132,7 @@ func TestAppendEdgesLevels(t *testing.T) {
 				t.Errorf("seed %d, level %d: %d nodes with edges, LevelStats says %d", seed, l, withEdges, levelNodes)
 			}
 			for e, k := range count {
-				if back := count[[2]int32{e[1], e[0]}]; back != k {
+				if back := count[[2]hpa.NodeID{e[1], e[0]}]; back != k {
 					t.Errorf("seed %d, level %d: %d edges %d→%d, %d back", seed, l, k, e[0], e[1], back)
 				}
 			}
@@ -146,8 +146,11 @@ func TestAppendEdgesPanics(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	nodes := hg.Stats().Nodes
-	for _, tc := range []struct{ n, level int }{{-1, 1}, {nodes, 1}, {0, 0}, {0, 3}} {
+	nodes := hpa.NodeID(hg.Stats().Nodes)
+	for _, tc := range []struct {
+		n     hpa.NodeID
+		level int
+	}{{-1, 1}, {nodes, 1}, {0, 0}, {0, 3}} {
 		func() {
 			defer func() {
 				if recover() == nil {
@@ -165,9 +168,9 @@ func TestAppendEdgesAllocs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	buf := make([]int32, 0, 1024)
+	buf := make([]hpa.NodeID, 0, 1024)
 	allocs := testing.AllocsPerRun(10, func() {
-		for n := range hg.Stats().Nodes {
+		for n := range hpa.NodeID(hg.Stats().Nodes) {
 			buf = hg.AppendEdges(buf[:0], n, 1)
 		}
 	})
@@ -186,8 +189,8 @@ func TestNodeOutOfRange(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		n := hg.Stats().Nodes
-		for _, id := range []int{-1, n, math.MaxInt, math.MinInt} {
+		n := hpa.NodeID(hg.Stats().Nodes)
+		for _, id := range []hpa.NodeID{-1, n, math.MaxInt32, math.MinInt32} {
 			want := fmt.Sprintf("hpa: node %d out of range [0, %d)", id, n)
 			for name, f := range map[string]func(){
 				"NodeLevel":   func() { hg.NodeLevel(id) },

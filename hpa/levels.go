@@ -247,7 +247,7 @@ func (h *Graph) LevelStats(l int) (clusters, nodes, edges int) {
 
 // NodeCell returns the cell of abstract node n, for pictures and tools; n
 // runs from 0 to Stats().Nodes−1. It panics when n is out of range.
-func (h *Graph) NodeCell(n int) image.Point {
+func (h *Graph) NodeCell(n NodeID) image.Point {
 	h.checkNode(n)
 	return h.nodes[n].cell()
 }
@@ -255,7 +255,7 @@ func (h *Graph) NodeCell(n int) image.Point {
 // NodeLevel returns the highest level at which node n is a node (1 to
 // [Graph.Levels]); n runs from 0 to Stats().Nodes−1. It panics when n is
 // out of range (with one level, −1 once got the answer 1).
-func (h *Graph) NodeLevel(n int) int {
+func (h *Graph) NodeLevel(n NodeID) int {
 	h.checkNode(n)
 	l := 1
 	for l < h.Levels() {
@@ -269,8 +269,8 @@ func (h *Graph) NodeLevel(n int) int {
 }
 
 // checkNode panics with a message when n is not a node of h.
-func (h *Graph) checkNode(n int) {
-	if uint(n) >= uint(len(h.nodes)) {
+func (h *Graph) checkNode(n NodeID) {
+	if uint32(n) >= uint32(len(h.nodes)) {
 		panic(fmt.Sprintf("hpa: node %d out of range [0, %d)", n, len(h.nodes)))
 	}
 }

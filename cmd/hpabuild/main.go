@@ -246,13 +246,13 @@ func drawGraph(hg *hpa.Graph) (c *picture.Canvas, edges bool) {
 	c.GridLines(hg.ClusterSize(), picture.Border)
 	edges = c.PixelsPerCell() >= minEdgePixels
 	if edges {
-		var targets []int32
-		for n := range hg.Stats().Nodes {
+		var targets []hpa.NodeID
+		for n := range hpa.NodeID(hg.Stats().Nodes) {
 			a := picture.Centre(hg.NodeCell(n))
 			targets = hg.AppendEdges(targets[:0], n, 1)
 			for _, m := range targets {
-				if int(m) > n { // each edge has its reverse
-					c.Line(a, picture.Centre(hg.NodeCell(int(m))), 1, picture.Edge)
+				if m > n { // each edge has its reverse
+					c.Line(a, picture.Centre(hg.NodeCell(m)), 1, picture.Edge)
 				}
 			}
 		}

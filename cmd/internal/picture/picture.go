@@ -372,7 +372,7 @@ func (c *Canvas) Nodes(hg *hpa.Graph) {
 	if c.k == 1 {
 		base = max(1, c.s/3)
 	}
-	for n := range hg.Stats().Nodes {
+	for n := range hpa.NodeID(hg.Stats().Nodes) {
 		l := hg.NodeLevel(n)
 		c.Marker(hg.NodeCell(n), base+2*(l-1), NodeColour(l))
 	}
