@@ -33,6 +33,16 @@ func checkLOS(los LineOfSight) {
 	}
 }
 
+// begin starts a smoothing of path into dst: it checks los, and appends a
+// path of 0, 1 or 2 points whole (done) or else its first point.
+func begin(dst, path []image.Point, los LineOfSight) (out []image.Point, done bool) {
+	checkLOS(los)
+	if len(path) <= 2 {
+		return append(dst, path...), true
+	}
+	return append(dst, path[0]), false
+}
+
 // AppendTurns appends to dst the turning points of path and returns the
 // extended slice. It is a single greedy pass: it keeps path[0]; then, from
 // the last kept point path[i], it advances through path[i+2], path[i+3], ...
@@ -54,23 +64,7 @@ func checkLOS(los LineOfSight) {
 // Otherwise los is called at most len(path)−2 times. dst may be path[:0]
 // to smooth in place. AppendTurns does not allocate when dst has room.
 func AppendTurns(dst []image.Point, path []image.Point, los LineOfSight) []image.Point {
-	checkLOS(los)
-	n := len(path)
-	if n <= 2 {
-		return append(dst, path...)
-	}
-	// Writing in place is safe: the k-th kept point is path[j] with k ≤ j,
-	// and later reads are of path indices beyond j.
-	dst = append(dst, path[0])
-	for i := 0; i < n-1; {
-		j := i + 1
-		for j+1 < n && los(path[i], path[j+1]) {
-			j++
-		}
-		dst = append(dst, path[j])
-		i = j
-	}
-	return dst
+	return greedy(dst, path, los, func(_ []image.Point, i int) int { return i + 1 })
 }
 
 // AppendCornerTurns is [AppendTurns] with only the corners of path as
@@ -88,19 +82,26 @@ func AppendTurns(dst []image.Point, path []image.Point, los LineOfSight) []image
 // dst may be path[:0] to smooth in place. It does not allocate when dst has
 // room.
 func AppendCornerTurns(dst []image.Point, path []image.Point, los LineOfSight) []image.Point {
-	checkLOS(los)
-	n := len(path)
-	if n <= 2 {
-		return append(dst, path...)
+	return greedy(dst, path, los, nextCorner)
+}
+
+// greedy is the pass of AppendTurns over the candidates next gives: it
+// keeps path[0]; then from each kept point path[i] it walks the candidates
+// next(i), next(next(i)), … while los sees them from path[i], keeps the
+// last one seen, and repeats from there. The first candidate is kept even
+// when los says no: the path runs straight to it. Writing in place is
+// safe: the k-th kept point is path[j] with k ≤ j, and later reads are of
+// path indices beyond j.
+func greedy(dst, path []image.Point, los LineOfSight, next func(path []image.Point, i int) int) []image.Point {
+	dst, done := begin(dst, path, los)
+	if done {
+		return dst
 	}
-	dst = append(dst, path[0])
+	n := len(path)
 	for i := 0; i < n-1; {
-		// From a corner the path runs straight to the next corner, so the
-		// first candidate is kept even when los says no, like path[i+1] in
-		// AppendTurns.
-		j := nextCorner(path, i)
+		j := next(path, i)
 		for j < n-1 {
-			k := nextCorner(path, j)
+			k := next(path, j)
 			if !los(path[i], path[k]) {
 				break
 			}
