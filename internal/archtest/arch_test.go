@@ -27,6 +27,7 @@ var allowed = map[string][]string{
 	"navmesh/navjson":      {"navmesh"},
 	"mapgen":               {"grid"},
 	"internal/archtest":    {},
+	"internal/readmetest":  {},
 	"internal/atomicfile":  {},
 	"internal/baseline":    {"grid"},
 	"internal/binfile":     {},
