@@ -36,11 +36,11 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"strings"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
 
+	"github.com/cairn-nav/cairn/cmd/internal/cli"
 	"github.com/cairn-nav/cairn/cmd/internal/picture"
 	"github.com/cairn-nav/cairn/grid"
 	"github.com/cairn-nav/cairn/hpa"
@@ -49,27 +49,9 @@ import (
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 
-// usageError is a mistake on the command line; it exits with status 2.
-type usageError struct{ msg string }
-
-func (e *usageError) Error() string { return e.msg }
-
-func usagef(format string, args ...any) error {
-	return &usageError{msg: fmt.Sprintf(format, args...)}
-}
-
 // run is the whole command, with its exit status as result.
 func run(args []string, stdout, stderr io.Writer) int {
-	err := build(args, stdout, stderr)
-	if err == nil {
-		return 0
-	}
-	msg := strings.Join(strings.Fields(strings.ReplaceAll(err.Error(), "\n", "; ")), " ")
-	fmt.Fprintf(stderr, "hpabuild: %s\n", msg)
-	if _, ok := errors.AsType[*usageError](err); ok {
-		return 2
-	}
-	return 1
+	return cli.Program{Name: "hpabuild"}.ExitStatus(stderr, build(args, stdout, stderr))
 }
 
 // flags holds the command line.
@@ -104,14 +86,7 @@ func printUsage(w io.Writer) {
 
 // isTerminal reports whether w is a terminal, where a progress bar may be
 // drawn. Tests replace it.
-var isTerminal = func(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
-}
+var isTerminal = cli.IsTerminal
 
 func build(args []string, stdout, stderr io.Writer) error {
 	var f flags
@@ -121,27 +96,27 @@ func build(args []string, stdout, stderr io.Writer) error {
 			printUsage(stdout)
 			return nil
 		}
-		return usagef("%v (see hpabuild -h)", err)
+		return cli.Usagef("%v (see hpabuild -h)", err)
 	}
 	switch {
 	case fs.NArg() > 0:
-		return usagef("unexpected argument %q (see hpabuild -h)", fs.Arg(0))
+		return cli.Usagef("unexpected argument %q (see hpabuild -h)", fs.Arg(0))
 	case f.mapPath == "":
-		return usagef("-map is required")
+		return cli.Usagef("-map is required")
 	case f.out == "":
-		return usagef("-o is required")
+		return cli.Usagef("-o is required")
 	case f.opt.ClusterSize < 1 || f.opt.ClusterSize > hpa.MaxClusterSize:
-		return usagef("-cluster %d, want 1 to %d", f.opt.ClusterSize, hpa.MaxClusterSize)
+		return cli.Usagef("-cluster %d, want 1 to %d", f.opt.ClusterSize, hpa.MaxClusterSize)
 	case f.opt.MaxEntrance < 1:
-		return usagef("-max-entrance %d, want 1 or more", f.opt.MaxEntrance)
+		return cli.Usagef("-max-entrance %d, want 1 or more", f.opt.MaxEntrance)
 	case f.opt.Levels < 0 || f.opt.Levels > hpa.MaxLevels:
-		return usagef("-levels %d, want 0 to %d", f.opt.Levels, hpa.MaxLevels)
+		return cli.Usagef("-levels %d, want 0 to %d", f.opt.Levels, hpa.MaxLevels)
 	case sameFile(f.mapPath, f.out):
-		return usagef("-o %s is the map itself", f.out)
+		return cli.Usagef("-o %s is the map itself", f.out)
 	case f.png != "" && sameFile(f.mapPath, f.png):
-		return usagef("-png %s is the map itself", f.png)
+		return cli.Usagef("-png %s is the map itself", f.png)
 	case f.png != "" && (filepath.Clean(f.png) == filepath.Clean(f.out) || sameFile(f.png, f.out)):
-		return usagef("-png %s is the graph file too", f.png)
+		return cli.Usagef("-png %s is the graph file too", f.png)
 	}
 	// Fail before the build, not after it.
 	if err := atomicfile.Check(f.out); err != nil {

@@ -22,9 +22,9 @@ import (
 	"io"
 	"math"
 	"os"
-	"strings"
 	"time"
 
+	"github.com/cairn-nav/cairn/cmd/internal/cli"
 	"github.com/cairn-nav/cairn/grid"
 	"github.com/cairn-nav/cairn/internal/atomicfile"
 	"github.com/cairn-nav/cairn/mapgen"
@@ -32,28 +32,10 @@ import (
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 
-// usageError is a mistake on the command line; it exits with status 2.
-type usageError struct{ msg string }
-
-func (e *usageError) Error() string { return e.msg }
-
-func usagef(format string, args ...any) error {
-	return &usageError{msg: fmt.Sprintf(format, args...)}
-}
-
-// run is the whole command, with its exit status as result.
+// run is the whole command, with its exit status as result. Errors from
+// package mapgen already start with "mapgen: ", which is not said twice.
 func run(args []string, stdout, stderr io.Writer) int {
-	err := dispatch(args, stdout)
-	if err == nil {
-		return 0
-	}
-	msg := strings.Join(strings.Fields(strings.ReplaceAll(err.Error(), "\n", "; ")), " ")
-	msg = strings.TrimPrefix(msg, "mapgen: ") // from package mapgen
-	fmt.Fprintf(stderr, "mapgen: %s\n", msg)
-	if _, ok := errors.AsType[*usageError](err); ok {
-		return 2
-	}
-	return 1
+	return cli.Program{Name: "mapgen", TrimPrefix: "mapgen: "}.ExitStatus(stderr, dispatch(args, stdout))
 }
 
 const usage = `usage:
@@ -69,7 +51,7 @@ stderr and exit status 2 (usage) or 1 (other).
 
 func dispatch(args []string, stdout io.Writer) error {
 	if len(args) == 0 {
-		return usagef("no command; want world or scale (see mapgen -h)")
+		return cli.Usagef("no command; want world or scale (see mapgen -h)")
 	}
 	switch args[0] {
 	case "world":
@@ -80,7 +62,7 @@ func dispatch(args []string, stdout io.Writer) error {
 		_, err := io.WriteString(stdout, usage)
 		return err
 	}
-	return usagef("unknown command %q; want world or scale (see mapgen -h)", args[0])
+	return cli.Usagef("unknown command %q; want world or scale (see mapgen -h)", args[0])
 }
 
 // parse parses a command's flags; help is true after -h, which printed the
@@ -95,10 +77,10 @@ func parse(fs *flag.FlagSet, synopsis string, args []string, stdout io.Writer) (
 		return true, nil
 	}
 	if err != nil {
-		return false, usagef("%s: %v (see mapgen %s -h)", fs.Name(), err, fs.Name())
+		return false, cli.Usagef("%s: %v (see mapgen %s -h)", fs.Name(), err, fs.Name())
 	}
 	if fs.NArg() > 0 {
-		return false, usagef("%s: unexpected argument %q (see mapgen %s -h)", fs.Name(), fs.Arg(0), fs.Name())
+		return false, cli.Usagef("%s: unexpected argument %q (see mapgen %s -h)", fs.Name(), fs.Arg(0), fs.Name())
 	}
 	return false, nil
 }
@@ -113,9 +95,9 @@ func world(args []string, stdout io.Writer) error {
 	}
 	switch {
 	case *out == "":
-		return usagef("world: -o is required")
+		return cli.Usagef("world: -o is required")
 	case *size < mapgen.MinSize || *size > maxSide:
-		return usagef("world: -size %d, want %d to %d", *size, mapgen.MinSize, maxSide)
+		return cli.Usagef("world: -size %d, want %d to %d", *size, mapgen.MinSize, maxSide)
 	}
 	if err := atomicfile.Check(*out); err != nil {
 		return fmt.Errorf("world: -o %w", err)
@@ -142,13 +124,13 @@ func scale(args []string, stdout io.Writer) error {
 	}
 	switch {
 	case *in == "":
-		return usagef("scale: -map is required")
+		return cli.Usagef("scale: -map is required")
 	case *out == "":
-		return usagef("scale: -o is required")
+		return cli.Usagef("scale: -o is required")
 	case *k < 1:
-		return usagef("scale: -k %d, want 1 or more", *k)
+		return cli.Usagef("scale: -k %d, want 1 or more", *k)
 	case sameFile(*in, *out):
-		return usagef("scale: -o %s is the input map itself", *out)
+		return cli.Usagef("scale: -o %s is the input map itself", *out)
 	}
 	if err := atomicfile.Check(*out); err != nil {
 		return fmt.Errorf("scale: -o %w", err)

@@ -15,6 +15,8 @@ import (
 
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
+
+	"github.com/cairn-nav/cairn/core"
 )
 
 // chromium is where Debian's chromium package puts the browser.
@@ -182,7 +184,7 @@ func TestBrowserServe(t *testing.T) {
 	if navLen > wantLen+1e-9 {
 		t.Errorf("API's navmesh length %v, longer than A*'s %v", navLen, wantLen)
 	}
-	if n := resultOf(t, got, "navmesh"); n.Status != statusFound || !n.World || n.Length == nil || math.Abs(*n.Length-navLen) > 1e-9 {
+	if n := resultOf(t, got, "navmesh"); n.Status != core.Found.String() || !n.World || n.Length == nil || math.Abs(*n.Length-navLen) > 1e-9 {
 		t.Errorf("page's navmesh result %+v, API's length %v", n, navLen)
 	}
 	row, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll('#row-navmesh td[data-field]')].map((td) => td.textContent)`))
@@ -190,7 +192,7 @@ func TestBrowserServe(t *testing.T) {
 		t.Fatal(err)
 	}
 	// label, status, length, expanded, µs, points
-	if len(row) != 6 || row[1] != statusFound || row[2] != fmt.Sprintf("%.3f", navLen) {
+	if len(row) != 6 || row[1] != core.Found.String() || row[2] != fmt.Sprintf("%.3f", navLen) {
 		t.Errorf("navmesh row %q, want found with length %.3f", row, navLen)
 	} else if l, err := strconv.ParseFloat(row[2], 64); err != nil || l > wantLen+0.0005 {
 		t.Errorf("navmesh row length %q, want at most A*'s %.3f", row[2], wantLen)

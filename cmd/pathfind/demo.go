@@ -11,7 +11,9 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 
+	"github.com/cairn-nav/cairn/cmd/internal/cli"
 	"github.com/cairn-nav/cairn/cmd/internal/picture"
+	"github.com/cairn-nav/cairn/core"
 	"github.com/cairn-nav/cairn/grid"
 	"github.com/cairn-nav/cairn/hpa"
 	"github.com/cairn-nav/cairn/internal/atomicfile"
@@ -53,11 +55,11 @@ func setupDemo(fs *flag.FlagSet) func(io.Writer) error {
 	return func(stdout io.Writer) error {
 		switch {
 		case *size < mapgen.MinSize:
-			return usagef("-size %d, want %d or more", *size, mapgen.MinSize)
+			return cli.Usagef("-size %d, want %d or more", *size, mapgen.MinSize)
 		case *size > grid.MaxCells / *size:
-			return usagef("-size %d, want a world of at most %d cells", *size, grid.MaxCells)
+			return cli.Usagef("-size %d, want a world of at most %d cells", *size, grid.MaxCells)
 		case *out == "":
-			return usagef("-o is empty")
+			return cli.Usagef("-o is empty")
 		}
 		if err := atomicfile.Check(*out); err != nil {
 			return fmt.Errorf("-o %w", err)
@@ -244,7 +246,7 @@ func buildWithProgress(g *grid.Grid) (*hpa.Graph, error) {
 func printDemoTable(w io.Writer, rows []demoRow) {
 	var optimal float64
 	for _, r := range rows {
-		if r.name == "astar" && r.st.status == statusFound {
+		if r.name == "astar" && r.st.status == core.Found {
 			optimal = r.st.cost
 		}
 	}
@@ -255,7 +257,7 @@ func printDemoTable(w io.Writer, rows []demoRow) {
 			continue
 		}
 		length, vs := "-", "-"
-		if r.st.status == statusFound {
+		if r.st.status == core.Found {
 			length = fmt.Sprintf("%.1f", r.st.cost)
 			if optimal > 0 {
 				vs = fmt.Sprintf("%+.1f %%", 100*(r.st.cost/optimal-1))

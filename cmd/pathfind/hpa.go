@@ -56,7 +56,7 @@ func loadGraph(g *grid.Grid, path string) (*hpa.Graph, error) {
 func (r *hpaRouter) route(dst []image.Point, from, to image.Point) ([]image.Point, stats, error) {
 	if !r.smooth {
 		dst, res, err := r.q.AppendPath(dst, from, to, hpa.Query{})
-		return dst, stats{cost: res.Cost, expanded: res.Expanded, status: res.Status.String()}, err
+		return dst, hpaStats(res), err
 	}
 	var res hpa.Result
 	var err error
@@ -64,13 +64,18 @@ func (r *hpaRouter) route(dst []image.Point, from, to image.Point) ([]image.Poin
 	if err != nil {
 		return dst, stats{}, err
 	}
-	st := stats{expanded: res.Expanded, status: res.Status.String(), turns: true}
+	st := stats{expanded: res.Expanded, status: res.Status, turns: true}
 	if res.Status == core.Found {
 		n0 := len(dst)
 		dst = smooth.AppendCornerTurns(dst, r.cells, r.g.LineOfSight)
 		st.cost = smooth.Length(dst[n0:])
 	}
 	return dst, st, nil
+}
+
+// hpaStats returns the figures of an HPA* query's result.
+func hpaStats(res hpa.Result) stats {
+	return stats{cost: res.Cost, expanded: res.Expanded, status: res.Status}
 }
 
 func (r *hpaRouter) traceRoute(dst []image.Point, from, to image.Point, t *trace) ([]image.Point, stats, error) {

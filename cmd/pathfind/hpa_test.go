@@ -285,7 +285,7 @@ type turnsRouter struct {
 }
 
 func (r turnsRouter) route(dst []image.Point, from, to image.Point) ([]image.Point, stats, error) {
-	return append(dst, r.path...), stats{cost: r.cost, status: statusFound, turns: true}, nil
+	return append(dst, r.path...), stats{cost: r.cost, status: core.Found, turns: true}, nil
 }
 
 func TestVerifyTurns(t *testing.T) {
@@ -309,7 +309,7 @@ func TestVerifyTurns(t *testing.T) {
 		{"grid cost", good, 22.899, "reported length"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			err := verify(g, tc.path, from, to, stats{cost: tc.cost, status: statusFound, turns: true})
+			err := verify(g, tc.path, from, to, stats{cost: tc.cost, status: core.Found, turns: true})
 			if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
 				t.Errorf("got %v, want %q", err, tc.want)
 			}

@@ -23,6 +23,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/cairn-nav/cairn/cmd/internal/cli"
 )
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -75,32 +77,14 @@ var commands = []command{
 	},
 }
 
-// usageError is a mistake on the command line; it exits with status 2.
-type usageError struct{ msg string }
-
-func (e *usageError) Error() string { return e.msg }
-
-func usagef(format string, args ...any) error {
-	return &usageError{msg: fmt.Sprintf(format, args...)}
-}
-
 // run is the whole command, with its exit status as result.
 func run(args []string, stdout, stderr io.Writer) int {
-	err := dispatch(args, stdout)
-	if err == nil {
-		return 0
-	}
-	msg := strings.Join(strings.Fields(strings.ReplaceAll(err.Error(), "\n", "; ")), " ")
-	fmt.Fprintf(stderr, "pathfind: %s\n", msg)
-	if _, ok := errors.AsType[*usageError](err); ok {
-		return 2
-	}
-	return 1
+	return cli.Program{Name: "pathfind"}.ExitStatus(stderr, dispatch(args, stdout))
 }
 
 func dispatch(args []string, stdout io.Writer) error {
 	if len(args) == 0 {
-		return usagef("no command (want %s; see pathfind -h)", commandNames())
+		return cli.Usagef("no command (want %s; see pathfind -h)", commandNames())
 	}
 	name := args[0]
 	switch name {
@@ -113,7 +97,7 @@ func dispatch(args []string, stdout io.Writer) error {
 	}
 	c, ok := lookupCommand(name)
 	if !ok {
-		return usagef("unknown command %q (want %s; see pathfind -h)", name, commandNames())
+		return cli.Usagef("unknown command %q (want %s; see pathfind -h)", name, commandNames())
 	}
 	fs := newFlagSet(c)
 	action := c.setup(fs)
@@ -122,14 +106,14 @@ func dispatch(args []string, stdout io.Writer) error {
 			printCommandUsage(stdout, c)
 			return nil
 		}
-		return usagef("%s: %v (see pathfind %s -h)", c.name, err, c.name)
+		return cli.Usagef("%s: %v (see pathfind %s -h)", c.name, err, c.name)
 	}
 	if fs.NArg() > 0 {
-		return usagef("%s: unexpected argument %q (see pathfind %s -h)", c.name, fs.Arg(0), c.name)
+		return cli.Usagef("%s: unexpected argument %q (see pathfind %s -h)", c.name, fs.Arg(0), c.name)
 	}
 	if err := action(stdout); err != nil {
-		if ue, ok := errors.AsType[*usageError](err); ok {
-			return usagef("%s: %s", c.name, ue.msg)
+		if ue, ok := errors.AsType[*cli.UsageError](err); ok {
+			return cli.Usagef("%s: %s", c.name, ue.Error())
 		}
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 
 	"github.com/cairn-nav/cairn/cmd/internal/picture"
+	"github.com/cairn-nav/cairn/core"
 	"github.com/cairn-nav/cairn/grid"
 	"github.com/cairn-nav/cairn/internal/gridcheck"
 	"github.com/cairn-nav/cairn/navmesh"
@@ -61,7 +62,13 @@ func (r *navmeshRouter) routePoints(dst []mgl64.Vec2, from, to image.Point) ([]m
 	if err != nil {
 		return dst, stats{}, err
 	}
-	return dst, stats{cost: res.Length, expanded: res.Expanded, status: res.Status.String()}, nil
+	return dst, meshStats(res), nil
+}
+
+// meshStats returns the figures of a navmesh query's result: its cost is
+// the path's length.
+func meshStats(res navmesh.Result) stats {
+	return stats{cost: res.Length, expanded: res.Expanded, status: res.Status}
 }
 
 // offMeshError is a query end that an agent of the mesh's radius cannot
@@ -103,8 +110,8 @@ func verifyOffMesh(c *gridcheck.Checker, e *offMeshError) error {
 // navmesh's bugs.
 func verifyPoints(c *gridcheck.Checker, path []mgl64.Vec2, from, to image.Point, st stats) error {
 	switch st.status {
-	case statusFound:
-	case statusUnreachable:
+	case core.Found:
+	case core.Unreachable:
 		if len(path) > 0 {
 			return fmt.Errorf("reported unreachable with a path of %d points", len(path))
 		}

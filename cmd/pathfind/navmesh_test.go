@@ -14,6 +14,7 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 
 	"github.com/cairn-nav/cairn/cmd/internal/picture"
+	"github.com/cairn-nav/cairn/core"
 	"github.com/cairn-nav/cairn/grid"
 	"github.com/cairn-nav/cairn/internal/gridcheck"
 	"github.com/cairn-nav/cairn/internal/testmap"
@@ -379,7 +380,7 @@ func TestScenIllegalPoints(t *testing.T) {
 	a, b := mgl64.Vec2{0.5, 0.5}, mgl64.Vec2{9.5, 0.5}
 	good := []mgl64.Vec2{a, {5, 9}, {6, 9}, b}
 	goodLen := math.Hypot(4.5, 8.5) + 1 + math.Hypot(3.5, 8.5)
-	found := func(l float64) stats { return stats{cost: l, status: statusFound} }
+	found := func(l float64) stats { return stats{cost: l, status: core.Found} }
 	for _, tc := range []struct {
 		name string
 		r    fakePoints
@@ -390,9 +391,9 @@ func TestScenIllegalPoints(t *testing.T) {
 		{"wrong length", fakePoints{path: good, st: found(goodLen + 0.1)}, "reported length"},
 		{"wrong start", fakePoints{path: append([]mgl64.Vec2{{0, 0}}, good[1:]...), st: found(goodLen)}, "path runs from 0.000000,0.000000"},
 		{"off the lattice", fakePoints{path: []mgl64.Vec2{a, {5.1, 9}, {6, 9}, b}, st: found(goodLen)}, "lattice"},
-		{"unreachable", fakePoints{st: stats{status: statusUnreachable}}, "reported unreachable, but 0,0 and 9,0 are connected"},
+		{"unreachable", fakePoints{st: stats{status: core.Unreachable}}, "reported unreachable, but 0,0 and 9,0 are connected"},
 		{"off the mesh", fakePoints{err: &offMeshError{what: "start", p: image.Pt(0, 0)}}, "reported start 0,0 off the mesh"},
-		{"budget", fakePoints{st: stats{status: statusBudget}}, `unknown status "budget spent"`},
+		{"budget", fakePoints{st: stats{status: core.BudgetSpent}}, `unknown status "budget spent"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			saved := algos

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/schollz/progressbar/v3"
+
+	"github.com/cairn-nav/cairn/cmd/internal/cli"
 )
 
 // progressOut is where progress bars are drawn: the process's stderr, since
@@ -14,14 +16,7 @@ var progressOut io.Writer = os.Stderr
 
 // isTerminal reports whether w is a terminal, where a progress bar may be
 // drawn. Tests replace it to force bars onto a buffer.
-var isTerminal = func(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
-}
+var isTerminal = cli.IsTerminal
 
 // progress is a progress bar on progressOut. A nil *progress draws
 // nothing, so callers need not check whether a bar was started.

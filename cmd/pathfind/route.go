@@ -8,6 +8,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/cairn-nav/cairn/cmd/internal/cli"
 	"github.com/cairn-nav/cairn/cmd/internal/picture"
 	"github.com/cairn-nav/cairn/grid"
 	"github.com/cairn-nav/cairn/internal/atomicfile"
@@ -29,11 +30,11 @@ func setupRoute(fs *flag.FlagSet) func(io.Writer) error {
 	return func(stdout io.Writer) error {
 		switch {
 		case *mapPath == "":
-			return usagef("-map is required")
+			return cli.Usagef("-map is required")
 		case !from.set:
-			return usagef("-from is required")
+			return cli.Usagef("-from is required")
 		case !to.set:
-			return usagef("-to is required")
+			return cli.Usagef("-to is required")
 		}
 		if err := rf.check(); err != nil {
 			return err

@@ -5,29 +5,22 @@ import (
 	"fmt"
 	"image"
 	"math"
-	"strconv"
-	"strings"
 
 	"github.com/go-gl/mathgl/mgl64"
 
+	"github.com/cairn-nav/cairn/cmd/internal/cli"
+	"github.com/cairn-nav/cairn/core"
 	"github.com/cairn-nav/cairn/grid"
 	"github.com/cairn-nav/cairn/hpa"
 	"github.com/cairn-nav/cairn/internal/baseline"
 	"github.com/cairn-nav/cairn/internal/gridcheck"
 )
 
-// Route statuses, as core.Status spells them.
-const (
-	statusFound       = "found"
-	statusUnreachable = "unreachable"
-	statusBudget      = "budget spent"
-)
-
 // stats describes one answered query.
 type stats struct {
 	cost     float64
 	expanded int
-	status   string // statusFound, statusUnreachable or statusBudget
+	status   core.Status // core.Found, core.Unreachable or core.BudgetSpent
 	// turns is set when the path holds turning points joined by straight
 	// legs (smoothed) rather than cells joined by single moves; cost is
 	// then its Euclidean length.
@@ -103,22 +96,22 @@ func addRouterFlags(fs *flag.FlagSet) *routerFlags {
 func (rf *routerFlags) check() error {
 	a, ok := lookupAlgo(rf.algo)
 	if !ok {
-		return usagef("unknown -algo %q (want %s)", rf.algo, algoNames())
+		return cli.Usagef("unknown -algo %q (want %s)", rf.algo, algoNames())
 	}
 	if rf.maxExpansions < 0 {
-		return usagef("-max-expansions %d, want 0 or more", rf.maxExpansions)
+		return cli.Usagef("-max-expansions %d, want 0 or more", rf.maxExpansions)
 	}
 	if !a.gridQuery && (rf.maxExpansions > 0 || rf.plain) {
-		return usagef("-algo %s takes neither -max-expansions nor -plain", a.name)
+		return cli.Usagef("-algo %s takes neither -max-expansions nor -plain", a.name)
 	}
 	if !a.graphFlags && (rf.graph != "" || rf.smooth) {
-		return usagef("-algo %s takes neither -graph nor -smooth", a.name)
+		return cli.Usagef("-algo %s takes neither -graph nor -smooth", a.name)
 	}
 	if !a.radius && rf.radius != 0 {
-		return usagef("-algo %s takes no -radius (only navmesh does)", a.name)
+		return cli.Usagef("-algo %s takes no -radius (only navmesh does)", a.name)
 	}
 	if math.IsNaN(rf.radius) || math.IsInf(rf.radius, 0) || rf.radius < 0 {
-		return usagef("-radius %v, want a finite value ≥ 0", rf.radius)
+		return cli.Usagef("-radius %v, want a finite value ≥ 0", rf.radius)
 	}
 	return nil
 }
@@ -143,60 +136,6 @@ func (rf *routerFlags) build(g *grid.Grid) (*answerer, error) {
 	return ans, nil
 }
 
-// algo is one entry of the -algo table.
-type algo struct {
-	name string
-	doc  string
-	// gridQuery is set for algorithms that honour -max-expansions and -plain.
-	gridQuery bool
-	// graphFlags is set for algorithms that honour -graph and -smooth.
-	graphFlags bool
-	// approx is set for algorithms whose paths may be longer than optimal;
-	// scen reports their suboptimality.
-	approx bool
-	// radius is set for algorithms that honour -radius.
-	radius bool
-	// build makes the router of a cell-path algorithm; buildPoints, set
-	// instead, the pointRouter of an any-angle one, whose scenario
-	// summaries report length ratios and paths longer than optimal.
-	build       func(g *grid.Grid, rf *routerFlags) (router, error)
-	buildPoints func(g *grid.Grid, rf *routerFlags) (pointRouter, error)
-}
-
-// algos is the -algo table, in the order the help lists it.
-var algos = []algo{
-	{name: "astar", doc: "grid A*, octile heuristic, jump points where the map allows", gridQuery: true, build: newGridRouter(grid.Auto)},
-	{name: "dijkstra", doc: "Dijkstra over every cell", gridQuery: true, build: newGridRouter(grid.Zero)},
-	{name: "baseline", doc: "plain reference A* for comparison", build: newBaselineRouter},
-	{name: "hpa", doc: "HPA* over clusters of " + strconv.Itoa(hpa.DefaultClusterSize) + " cells, or those of the -graph file; paths a few per cent longer than optimal", graphFlags: true, approx: true, build: newHPARouter},
-	{name: "navmesh", doc: "shortest any-angle paths on a navmesh of the free cells, cell centre to cell centre, for a point agent or one of -radius R; never longer than the 8-connected optimum", radius: true, buildPoints: newNavmeshRouter},
-}
-
-func lookupAlgo(name string) (algo, bool) {
-	for _, a := range algos {
-		if a.name == name {
-			return a, true
-		}
-	}
-	return algo{}, false
-}
-
-func algoNames() string {
-	names := make([]string, len(algos))
-	for i, a := range algos {
-		names[i] = a.name
-	}
-	return strings.Join(names, ", ")
-}
-
-func algoHelp() string {
-	docs := make([]string, len(algos))
-	for i, a := range algos {
-		docs[i] = a.name + " (" + a.doc + ")"
-	}
-	return strings.Join(docs, ", ")
-}
-
 // gridRouter runs grid.Searcher queries.
 type gridRouter struct {
 	s *grid.Searcher
@@ -205,10 +144,21 @@ type gridRouter struct {
 
 func newGridRouter(h grid.Heuristic) func(*grid.Grid, *routerFlags) (router, error) {
 	return func(g *grid.Grid, rf *routerFlags) (router, error) {
-		// Dijkstra is the reference: it always expands every neighbour.
-		q := grid.Query{Heuristic: h, MaxExpansions: rf.maxExpansions, Plain: rf.plain || h == grid.Zero}
-		return &gridRouter{s: grid.NewSearcher(g), q: q}, nil
+		return &gridRouter{s: grid.NewSearcher(g), q: gridQueryOf(h, rf.maxExpansions, rf.plain)}, nil
 	}
+}
+
+// gridQueryOf returns the query of a grid search with heuristic h and a
+// budget of maxExpansions (0: none), which expands every neighbour rather
+// than jump points when plain. Dijkstra (grid.Zero) is the reference: it
+// always expands every neighbour.
+func gridQueryOf(h grid.Heuristic, maxExpansions int, plain bool) grid.Query {
+	return grid.Query{Heuristic: h, MaxExpansions: maxExpansions, Plain: plain || h == grid.Zero}
+}
+
+// gridStats returns the figures of a grid search's result.
+func gridStats(res grid.Result) stats {
+	return stats{cost: res.Cost, expanded: res.Expanded, status: res.Status}
 }
 
 func (r *gridRouter) route(dst []image.Point, from, to image.Point) ([]image.Point, stats, error) {
@@ -216,7 +166,7 @@ func (r *gridRouter) route(dst []image.Point, from, to image.Point) ([]image.Poi
 	if err != nil {
 		return dst, stats{}, err
 	}
-	return dst, stats{cost: res.Cost, expanded: res.Expanded, status: res.Status.String()}, nil
+	return dst, gridStats(res), nil
 }
 
 func (r *gridRouter) traceRoute(dst []image.Point, from, to image.Point, t *trace) ([]image.Point, stats, error) {
@@ -227,7 +177,7 @@ func (r *gridRouter) traceRoute(dst []image.Point, from, to image.Point, t *trac
 		return dst, stats{}, err
 	}
 	t.open = r.s.AppendOpen(t.open)
-	return dst, stats{cost: res.Cost, expanded: res.Expanded, status: res.Status.String()}, nil
+	return dst, gridStats(res), nil
 }
 
 // baselineRouter runs the plain reference A* of internal/baseline.
@@ -241,9 +191,9 @@ func newBaselineRouter(g *grid.Grid, _ *routerFlags) (router, error) {
 
 func (r *baselineRouter) route(dst []image.Point, from, to image.Point) ([]image.Point, stats, error) {
 	dst, cost, expanded, found := r.s.AppendPath(dst, from, to)
-	st := stats{cost: cost, expanded: expanded, status: statusFound}
+	st := stats{cost: cost, expanded: expanded, status: core.Found}
 	if !found {
-		st.status = statusUnreachable
+		st.status = core.Unreachable
 	}
 	return dst, st, nil
 }
@@ -264,8 +214,8 @@ func checkEnd(g *grid.Grid, p image.Point, what string) error {
 // starts at from. It is how the command catches a router's bugs.
 func verify(g *grid.Grid, path []image.Point, from, to image.Point, st stats) error {
 	switch st.status {
-	case statusFound, statusBudget:
-	case statusUnreachable:
+	case core.Found, core.BudgetSpent:
+	case core.Unreachable:
 		if g.Connected(from, to) {
 			return fmt.Errorf("reported unreachable, but %s and %s are connected", pointString(from), pointString(to))
 		}
@@ -279,7 +229,7 @@ func verify(g *grid.Grid, path []image.Point, from, to image.Point, st stats) er
 	if path[0] != from {
 		return fmt.Errorf("path starts at %s, want %s", pointString(path[0]), pointString(from))
 	}
-	if last := path[len(path)-1]; st.status == statusFound && last != to {
+	if last := path[len(path)-1]; st.status == core.Found && last != to {
 		return fmt.Errorf("path ends at %s, want %s", pointString(last), pointString(to))
 	}
 	if st.turns {

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/cairn-nav/cairn/cmd/internal/cli"
+	"github.com/cairn-nav/cairn/core"
 	"github.com/cairn-nav/cairn/grid"
 	"github.com/cairn-nav/cairn/internal/atomicfile"
 )
@@ -71,192 +73,290 @@ const maxReported = 10
 // bar (on a terminal); shorter runs end before one would help.
 const scenProgressMin = 200
 
+// scenFlags holds the flags of "pathfind scen".
+type scenFlags struct {
+	mapPath, scenPath string
+	every, minBucket  int
+	pathsOut          string // -paths: where to write the paths; empty for nowhere
+	asJSON            bool
+	rf                *routerFlags
+}
+
 // setupScen defines the flags of "pathfind scen".
 func setupScen(fs *flag.FlagSet) func(io.Writer) error {
-	mapPath := fs.String("map", "", "Moving AI .map `file` (required)")
-	scenPath := fs.String("scen", "", "Moving AI .scen `file` for the map (required)")
-	every := fs.Int("every", 1, "run scenarios 0, K, 2K, … only, for `K` ≥ 1")
-	minBucket := fs.Int("min-bucket", 0, "run only the scenarios of bucket `B` or above (the longer ones; a bucket holds\n"+
+	f := &scenFlags{}
+	fs.StringVar(&f.mapPath, "map", "", "Moving AI .map `file` (required)")
+	fs.StringVar(&f.scenPath, "scen", "", "Moving AI .scen `file` for the map (required)")
+	fs.IntVar(&f.every, "every", 1, "run scenarios 0, K, 2K, … only, for `K` ≥ 1")
+	fs.IntVar(&f.minBucket, "min-bucket", 0, "run only the scenarios of bucket `B` or above (the longer ones; a bucket holds\n"+
 		"optima from 4B to 4B+4), before -every picks among them")
-	pathsOut := fs.String("paths", "", "write each path run, one line per scenario, to `file`: cells as x,y tokens, or none;\n"+
+	fs.StringVar(&f.pathsOut, "paths", "", "write each path run, one line per scenario, to `file`: cells as x,y tokens, or none;\n"+
 		"-algo navmesh writes waypoints as x,y with six decimals, from the start cell's centre to the goal cell's")
-	asJSON := fs.Bool("json", false, "print the summary as one JSON object")
-	rf := addRouterFlags(fs)
-	return func(stdout io.Writer) error {
-		switch {
-		case *mapPath == "":
-			return usagef("-map is required")
-		case *scenPath == "":
-			return usagef("-scen is required")
-		case *every < 1:
-			return usagef("-every %d, want 1 or more", *every)
-		case *minBucket < 0:
-			return usagef("-min-bucket %d, want 0 or more", *minBucket)
-		}
-		if err := rf.check(); err != nil {
-			return err
-		}
-		if *pathsOut != "" {
-			if err := atomicfile.Check(*pathsOut); err != nil {
-				return fmt.Errorf("-paths %w", err)
-			}
-		}
-		t0 := time.Now()
-		g, err := grid.LoadMap(*mapPath, grid.Options{})
-		if err != nil {
-			return err
-		}
-		scens, err := grid.LoadScenarios(*scenPath)
-		if err != nil {
-			return err
-		}
-		for i, s := range scens {
-			if err := s.Check(g); err != nil {
-				return fmt.Errorf("%s: scenario %d (%s to %s) does not fit %s: %w",
-					*scenPath, i, pointString(s.Start), pointString(s.Goal), *mapPath, err)
-			}
-		}
-		var run []int // the scenarios to run, by index in the file
-		for i, s := range scens {
-			if s.Bucket >= *minBucket {
-				run = append(run, i)
-			}
-		}
-		ans, err := rf.build(g)
-		if err != nil {
-			return err
-		}
+	fs.BoolVar(&f.asJSON, "json", false, "print the summary as one JSON object")
+	f.rf = addRouterFlags(fs)
+	return f.run
+}
 
-		sum := summary{Map: *mapPath, Scen: *scenPath, Algo: rf.algo, Every: *every, MinBucket: *minBucket}
-		var (
-			times    []time.Duration
-			expanded int
-			lines    []byte // -paths content
-			reported int
-			illegal  error // the first bad answer
-			sub      subopt
-			rat      ratios
-			longer   int
-		)
-		a, _ := lookupAlgo(rf.algo)
-		var bar *progress
-		if n := (len(run) + *every - 1) / *every; n > scenProgressMin {
-			bar = startProgress(n, "scenarios")
-		}
-		defer bar.finish()
-		for k := 0; k < len(run); k += *every {
-			i := run[k]
-			s := scens[i]
-			q0 := time.Now()
-			st, err := ans.answer(s.Start, s.Goal)
-			d := time.Since(q0)
-			off, isOff := errors.AsType[*offMeshError](err)
-			if err != nil && !isOff {
-				return fmt.Errorf("%s: scenario %d: %w", *scenPath, i, err)
-			}
-			if !isOff {
-				times = append(times, d)
-				expanded += st.expanded
-			}
-			sum.Scenarios++
+// run is the action of "pathfind scen": it runs the scenarios the flags
+// pick, writes their paths with -paths and prints the summary. Illegal
+// answers make it return an error after the summary.
+func (f *scenFlags) run(stdout io.Writer) error {
+	if err := f.check(); err != nil {
+		return err
+	}
+	t0 := time.Now()
+	g, scens, picked, err := f.load()
+	if err != nil {
+		return err
+	}
+	ans, err := f.rf.build(g)
+	if err != nil {
+		return err
+	}
+	r := &scenRun{f: f, ans: ans, stdout: stdout, sum: summary{
+		Map: f.mapPath, Scen: f.scenPath, Algo: f.rf.algo, Every: f.every, MinBucket: f.minBucket,
+	}}
+	if err := r.runAll(scens, picked); err != nil {
+		return err
+	}
+	if err := r.writePaths(); err != nil {
+		return err
+	}
+	a, _ := lookupAlgo(f.rf.algo)
+	sum := r.summarise(a.approx, t0)
+	if err := f.print(stdout, sum, len(scens)); err != nil {
+		return err
+	}
+	if r.illegal != nil {
+		return fmt.Errorf("%d illegal answers from -algo %s; first: %w", sum.Illegal, f.rf.algo, r.illegal)
+	}
+	return nil
+}
 
-			var note string
-			switch {
-			case isOff:
-				sum.NoPath++
-				note = off.Error()
-			case st.status != statusFound:
-				sum.NoPath++
-				note = st.status
-			case ans.anyAngle():
-				rat.add(st.cost, s.Optimal)
-				if st.cost > s.Optimal && !s.Matches(st.cost) {
-					sum.Mismatched++
-					longer++
-					note = fmt.Sprintf("length %.8g, longer than optimal", st.cost)
-				} else {
-					sum.Matched++
-				}
-			case s.Matches(st.cost):
-				sum.Matched++
-				sub.add(0, s.Optimal)
-			default:
-				sum.Mismatched++
-				note = fmt.Sprintf("cost %.8g", st.cost)
-				sub.add(st.cost/s.Optimal-1, s.Optimal)
-			}
-			if isOff {
-				err = verifyOffMesh(ans.check, off)
-			} else {
-				err = ans.verify(s.Start, s.Goal, st)
-			}
-			if err != nil {
-				sum.Illegal++
-				note = "illegal: " + err.Error()
-				if illegal == nil {
-					illegal = fmt.Errorf("scenario %d (%s to %s): %w", i, pointString(s.Start), pointString(s.Goal), err)
-				}
-			}
-			if note != "" && !*asJSON && reported < maxReported {
-				reported++
-				bar.clear() // stdout may be the same terminal
-				fmt.Fprintf(stdout, "scenario %d: %s to %s, optimal %.8g: %s\n",
-					i, pointString(s.Start), pointString(s.Goal), s.Optimal, note)
-			}
-			if *pathsOut != "" {
-				if isOff || st.status != statusFound {
-					lines = appendPathLine(lines, nil)
-				} else {
-					lines = ans.appendPath(lines)
-				}
-				lines = append(lines, '\n')
-			}
-			bar.add(1)
+// check validates the flags before any file is read, and checks that the
+// -paths file can be written.
+func (f *scenFlags) check() error {
+	switch {
+	case f.mapPath == "":
+		return cli.Usagef("-map is required")
+	case f.scenPath == "":
+		return cli.Usagef("-scen is required")
+	case f.every < 1:
+		return cli.Usagef("-every %d, want 1 or more", f.every)
+	case f.minBucket < 0:
+		return cli.Usagef("-min-bucket %d, want 0 or more", f.minBucket)
+	}
+	if err := f.rf.check(); err != nil {
+		return err
+	}
+	if f.pathsOut != "" {
+		if err := atomicfile.Check(f.pathsOut); err != nil {
+			return fmt.Errorf("-paths %w", err)
 		}
-		bar.finish()
-		if *pathsOut != "" {
-			if _, err := atomicfile.Write(*pathsOut, func(w io.Writer) error { _, err := w.Write(lines); return err }); err != nil {
-				return err
-			}
-		}
+	}
+	return nil
+}
 
-		if n := len(times); n > 0 {
-			slices.Sort(times)
-			var total time.Duration
-			for _, d := range times {
-				total += d
-			}
-			sum.MedianUS = micros((times[(n-1)/2] + times[n/2]) / 2)
-			sum.MeanUS = micros(total) / float64(n)
-			sum.P95US = micros(times[(95*n+99)/100-1]) // nearest rank
-			sum.MeanExpanded = float64(expanded) / float64(n)
+// load reads the map and its scenarios, checks that every scenario fits the
+// map, and returns, as picked, the indices in the file of those of bucket
+// -min-bucket or above.
+func (f *scenFlags) load() (g *grid.Grid, scens []grid.Scenario, picked []int, err error) {
+	g, err = grid.LoadMap(f.mapPath, grid.Options{})
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	scens, err = grid.LoadScenarios(f.scenPath)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	for i, s := range scens {
+		if err := s.Check(g); err != nil {
+			return nil, nil, nil, fmt.Errorf("%s: scenario %d (%s to %s) does not fit %s: %w",
+				f.scenPath, i, pointString(s.Start), pointString(s.Goal), f.mapPath, err)
 		}
-		if a.approx {
-			mean := sub.mean()
-			sum.MeanSubopt, sum.MaxSubopt = &mean, &sub.worst
+	}
+	for i, s := range scens {
+		if s.Bucket >= f.minBucket {
+			picked = append(picked, i)
 		}
-		if ans.anyAngle() {
-			mean := rat.mean()
-			sum.MeanRatio, sum.MaxRatio, sum.Longer = &mean, &rat.worst, &longer
-		}
-		sum.TotalSeconds = time.Since(t0).Seconds()
+	}
+	return g, scens, picked, nil
+}
 
-		if *asJSON {
-			b, err := json.Marshal(sum)
-			if err != nil {
-				return err
-			}
-			if _, err := stdout.Write(append(b, '\n')); err != nil {
-				return err
-			}
-		} else if err := printSummary(stdout, &sum, len(scens)); err != nil {
+// print prints sum, as one JSON object with -json; inFile is the number of
+// scenarios in the file.
+func (f *scenFlags) print(w io.Writer, sum *summary, inFile int) error {
+	if !f.asJSON {
+		return printSummary(w, sum, inFile)
+	}
+	b, err := json.Marshal(sum)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+// scenRun is one run of "pathfind scen": what its answers add up to so far.
+type scenRun struct {
+	f        *scenFlags
+	ans      *answerer
+	stdout   io.Writer
+	bar      *progress // nil when none is drawn
+	sum      summary
+	times    []time.Duration // of the answers timed: those not off the mesh
+	expanded int             // over the answers timed
+	lines    []byte          // -paths content
+	reported int             // notes printed
+	illegal  error           // the first bad answer
+	sub      subopt
+	rat      ratios
+	longer   int
+}
+
+// runAll answers scenarios picked[0], picked[K], picked[2K], … for -every
+// K, with a progress bar when they are many.
+func (r *scenRun) runAll(scens []grid.Scenario, picked []int) error {
+	if n := (len(picked) + r.f.every - 1) / r.f.every; n > scenProgressMin {
+		r.bar = startProgress(n, "scenarios")
+	}
+	defer r.bar.finish()
+	for k := 0; k < len(picked); k += r.f.every {
+		i := picked[k]
+		if err := r.answer(i, scens[i]); err != nil {
 			return err
 		}
-		if illegal != nil {
-			return fmt.Errorf("%d illegal answers from -algo %s; first: %w", sum.Illegal, rf.algo, illegal)
+	}
+	return nil
+}
+
+// answer answers scenario i of the file, s, times and checks the answer,
+// counts it, reports it when it needs a note and keeps its path for -paths.
+// An error is a query the router refused (an end off the mesh is not one).
+func (r *scenRun) answer(i int, s grid.Scenario) error {
+	q0 := time.Now()
+	st, err := r.ans.answer(s.Start, s.Goal)
+	d := time.Since(q0)
+	off, isOff := errors.AsType[*offMeshError](err)
+	if err != nil && !isOff {
+		return fmt.Errorf("%s: scenario %d: %w", r.f.scenPath, i, err)
+	}
+	if !isOff {
+		r.times = append(r.times, d)
+		r.expanded += st.expanded
+	}
+	r.sum.Scenarios++
+	note := r.judge(s, st, off)
+	if err := r.verify(s, st, off); err != nil {
+		r.sum.Illegal++
+		note = "illegal: " + err.Error()
+		if r.illegal == nil {
+			r.illegal = fmt.Errorf("scenario %d (%s to %s): %w", i, pointString(s.Start), pointString(s.Goal), err)
 		}
+	}
+	r.report(i, s, note)
+	if r.f.pathsOut != "" {
+		if isOff || st.status != core.Found {
+			r.lines = appendPathLine(r.lines, nil)
+		} else {
+			r.lines = r.ans.appendPath(r.lines)
+		}
+		r.lines = append(r.lines, '\n')
+	}
+	r.bar.add(1)
+	return nil
+}
+
+// judge counts the answer st to scenario s, or its end off the mesh when
+// off is not nil, as matched, mismatched or no path, and adds it to the
+// suboptimality or the length ratios. It returns the answer's note: why it
+// has no path or how it missed the optimum, or "" when it matched.
+func (r *scenRun) judge(s grid.Scenario, st stats, off *offMeshError) string {
+	switch {
+	case off != nil:
+		r.sum.NoPath++
+		return off.Error()
+	case st.status != core.Found:
+		r.sum.NoPath++
+		return st.status.String()
+	case r.ans.anyAngle():
+		r.rat.add(st.cost, s.Optimal)
+		if st.cost > s.Optimal && !s.Matches(st.cost) {
+			r.sum.Mismatched++
+			r.longer++
+			return fmt.Sprintf("length %.8g, longer than optimal", st.cost)
+		}
+		r.sum.Matched++
+	case s.Matches(st.cost):
+		r.sum.Matched++
+		r.sub.add(0, s.Optimal)
+	default:
+		r.sum.Mismatched++
+		r.sub.add(st.cost/s.Optimal-1, s.Optimal)
+		return fmt.Sprintf("cost %.8g", st.cost)
+	}
+	return ""
+}
+
+// verify checks the answer st to scenario s, or its end off the mesh when
+// off is not nil, against the map.
+func (r *scenRun) verify(s grid.Scenario, st stats, off *offMeshError) error {
+	if off != nil {
+		return verifyOffMesh(r.ans.check, off)
+	}
+	return r.ans.verify(s.Start, s.Goal, st)
+}
+
+// report prints the note of scenario i of the file, s, before the text
+// summary: none when note is empty, under -json, or once maxReported notes
+// are out.
+func (r *scenRun) report(i int, s grid.Scenario, note string) {
+	if note == "" || r.f.asJSON || r.reported >= maxReported {
+		return
+	}
+	r.reported++
+	r.bar.clear() // stdout may be the same terminal
+	fmt.Fprintf(r.stdout, "scenario %d: %s to %s, optimal %.8g: %s\n",
+		i, pointString(s.Start), pointString(s.Goal), s.Optimal, note)
+}
+
+// writePaths writes the -paths file atomically, when there is one.
+func (r *scenRun) writePaths() error {
+	if r.f.pathsOut == "" {
 		return nil
 	}
+	_, err := atomicfile.Write(r.f.pathsOut, func(w io.Writer) error { _, err := w.Write(r.lines); return err })
+	return err
+}
+
+// summarise completes the summary: the times and expansions of the timed
+// answers, the suboptimality of an approximate algorithm (approx), the
+// length ratios of an any-angle one, and the time since t0, when the run
+// began.
+func (r *scenRun) summarise(approx bool, t0 time.Time) *summary {
+	sum := &r.sum
+	if n := len(r.times); n > 0 {
+		times := r.times
+		slices.Sort(times)
+		var total time.Duration
+		for _, d := range times {
+			total += d
+		}
+		sum.MedianUS = micros((times[(n-1)/2] + times[n/2]) / 2)
+		sum.MeanUS = micros(total) / float64(n)
+		sum.P95US = micros(times[(95*n+99)/100-1]) // nearest rank
+		sum.MeanExpanded = float64(r.expanded) / float64(n)
+	}
+	if approx {
+		mean := r.sub.mean()
+		sum.MeanSubopt, sum.MaxSubopt = &mean, &r.sub.worst
+	}
+	if r.ans.anyAngle() {
+		mean := r.rat.mean()
+		sum.MeanRatio, sum.MaxRatio, sum.Longer = &mean, &r.rat.worst, &r.longer
+	}
+	sum.TotalSeconds = time.Since(t0).Seconds()
+	return sum
 }
 
 func micros(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e3 }

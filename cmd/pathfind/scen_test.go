@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cairn-nav/cairn/core"
 	"github.com/cairn-nav/cairn/grid"
 	"github.com/cairn-nav/cairn/internal/testmap"
 )
@@ -197,7 +198,7 @@ func TestScenNoPathAndMismatch(t *testing.T) {
 type brokenRouter struct{}
 
 func (brokenRouter) route(dst []image.Point, from, to image.Point) ([]image.Point, stats, error) {
-	return append(dst, from, to), stats{cost: 1, status: statusFound}, nil
+	return append(dst, from, to), stats{cost: 1, status: core.Found}, nil
 }
 
 func TestScenIllegal(t *testing.T) {

@@ -18,6 +18,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/cairn-nav/cairn/cmd/internal/cli"
 	"github.com/cairn-nav/cairn/grid"
 )
 
@@ -49,13 +50,13 @@ func setupServe(fs *flag.FlagSet) func(io.Writer) error {
 	queue := fs.Int("queue", 0, "let at most `N` more routes wait for a worker, each for up to "+defaultQueueWait.String()+"; the others get 503 (0: "+strconv.Itoa(queuePerWorker)+" per worker)")
 	return func(stdout io.Writer) error {
 		if *mapPath == "" {
-			return usagef("-map is required")
+			return cli.Usagef("-map is required")
 		}
 		if *workers < 1 {
-			return usagef("-workers %d, want 1 or more", *workers)
+			return cli.Usagef("-workers %d, want 1 or more", *workers)
 		}
 		if *queue < 0 {
-			return usagef("-queue %d, want 0 or more", *queue)
+			return cli.Usagef("-queue %d, want 0 or more", *queue)
 		}
 		g, err := grid.LoadMap(*mapPath, grid.Options{})
 		if err != nil {

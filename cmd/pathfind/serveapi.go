@@ -14,64 +14,14 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/go-gl/mathgl/mgl64"
-
-	"github.com/cairn-nav/cairn/cmd/internal/picture"
-	"github.com/cairn-nav/cairn/core"
 	"github.com/cairn-nav/cairn/grid"
 	"github.com/cairn-nav/cairn/hpa"
 	"github.com/cairn-nav/cairn/navmesh"
-	"github.com/cairn-nav/cairn/smooth"
 )
 
 // maxBody is the most bytes a request body of the API may hold; its JSON is
 // a few numbers.
 const maxBody = 4 << 10
-
-// Route statuses the server adds to those of core.Status.
-const statusUnavailable = "unavailable"
-
-// world is one version of the map: a grid, the HPA* graph and the navmesh
-// (for a point agent) built for it, all immutable and shared by every
-// request. An edit makes a new world and never changes an old one: a route
-// takes the current world once, checks its ends and searches on that world
-// alone, so an edit while it runs cannot tear its view of the map; it
-// answers for the version it names.
-type world struct {
-	version uint64
-	g       *grid.Grid
-	hg      *hpa.Graph
-	nm      *navmesh.Mesh
-}
-
-func newWorld(version uint64, g *grid.Grid, hg *hpa.Graph, nm *navmesh.Mesh) *world {
-	return &world{version: version, g: g, hg: hg, nm: nm}
-}
-
-// worker owns the searchers and buffers of one route at a time, on one
-// world. The [routePool] keeps one per slot.
-type worker struct {
-	w      *world
-	gs     *grid.Searcher
-	hq     *hpa.Searcher
-	nq     *navmesh.Searcher
-	cells  []image.Point
-	path   []image.Point
-	points []mgl64.Vec2
-	warm   bool // the searchers' scratch has been allocated
-	// The HPA* query of the current request, which the smoothed entry
-	// smooths instead of asking again.
-	hpaOK          bool
-	hpaFrom, hpaTo image.Point
-	hpaRes         hpa.Result
-	hpaTook        time.Duration
-}
-
-// newWorker returns a worker for w. Its grid searcher takes about 16 bytes
-// per cell at once; the other searchers' scratch grows on the first routes.
-func newWorker(w *world) *worker {
-	return &worker{w: w, gs: grid.NewSearcher(w.g), hq: hpa.NewSearcher(w.hg), nq: navmesh.NewSearcher(w.nm)}
-}
 
 // server keeps the current world of "pathfind serve". Routes read it
 // without waiting for edits and run on the workers of routes; edits and
@@ -104,99 +54,6 @@ func newServer(name string, g *grid.Grid, hg *hpa.Graph, l serveLimits) (*server
 // requests running.
 func (s *server) close() { s.routes.close() }
 
-// serveAlgo is one layer the page compares, in the order of its legend.
-// run is nil for a layer that is not available yet: the page lists it with
-// its note, and routes answer it with status "unavailable".
-type serveAlgo struct {
-	ID        string `json:"id"`
-	Label     string `json:"label"`
-	Colour    string `json:"colour"`
-	Available bool   `json:"available"`
-	Note      string `json:"note,omitempty"`
-	run       runFunc
-}
-
-// serveAlgos is the legend of the page. An entry without a run function
-// would be listed as unavailable.
-var serveAlgos = func() []serveAlgo {
-	as := []serveAlgo{
-		{ID: "astar", Label: "A* (jump points)", Colour: "#d62728", run: runGrid(grid.Query{})},
-		{ID: "dijkstra", Label: "Dijkstra", Colour: "#1f77b4", run: runGrid(grid.Query{Heuristic: grid.Zero, Plain: true})},
-		{ID: "hpa", Label: "HPA*", Colour: "#ff7f0e", run: runHPA(false)},
-		{ID: "hpa-smooth", Label: "HPA* + smoothing", Colour: "#2ca02c", run: runHPA(true)},
-		{ID: "navmesh", Label: "Navmesh (any-angle)", Colour: "#9467bd", run: runNavmesh},
-	}
-	for i := range as {
-		as[i].Available = as[i].run != nil
-	}
-	return as
-}()
-
-// runFunc answers one query with a worker's searchers. The paths it
-// returns are the worker's until its next query.
-type runFunc = func(wk *worker, from, to image.Point) (served, error)
-
-// served is one entry's answer to a query: a path of cells, or of
-// waypoints in world coordinates, its figures and how long it took.
-type served struct {
-	cells  []image.Point
-	points []mgl64.Vec2 // set instead of cells by any-angle entries
-	st     stats
-	took   time.Duration
-}
-
-func runGrid(q grid.Query) runFunc {
-	return func(wk *worker, from, to image.Point) (served, error) {
-		t0 := time.Now()
-		path, res, err := wk.gs.AppendPath(wk.path[:0], from, to, q)
-		took := time.Since(t0)
-		wk.path = path
-		return served{cells: path, st: stats{cost: res.Cost, expanded: res.Expanded, status: res.Status.String()}, took: took}, err
-	}
-}
-
-// runNavmesh answers with the world's navmesh, from the centre of cell from
-// to that of cell to.
-func runNavmesh(wk *worker, from, to image.Point) (served, error) {
-	t0 := time.Now()
-	pts, res, err := wk.nq.AppendPath(wk.points[:0], picture.Centre(from), picture.Centre(to), navmesh.Query{})
-	took := time.Since(t0)
-	wk.points = pts
-	return served{points: pts, st: stats{cost: res.Length, expanded: res.Expanded, status: res.Status.String()}, took: took}, err
-}
-
-// runHPA answers with HPA*. The smoothed entry smooths the cells of the
-// request's HPA* query when there was one (its time is then the query's
-// plus the smoothing's), so that both entries show the same query.
-func runHPA(smoothed bool) runFunc {
-	return func(wk *worker, from, to image.Point) (served, error) {
-		if !smoothed || !wk.hpaOK || wk.hpaFrom != from || wk.hpaTo != to {
-			t0 := time.Now()
-			cells, res, err := wk.hq.AppendPath(wk.cells[:0], from, to, hpa.Query{})
-			took := time.Since(t0)
-			wk.cells = cells
-			if err != nil {
-				wk.hpaOK = false
-				return served{took: took}, err
-			}
-			wk.hpaOK, wk.hpaFrom, wk.hpaTo, wk.hpaRes, wk.hpaTook = true, from, to, res, took
-		}
-		res := wk.hpaRes
-		st := stats{cost: res.Cost, expanded: res.Expanded, status: res.Status.String()}
-		if !smoothed {
-			return served{cells: wk.cells, st: st, took: wk.hpaTook}, nil
-		}
-		t0 := time.Now()
-		st.turns = true
-		wk.path = wk.path[:0]
-		if res.Status == core.Found {
-			wk.path = smooth.AppendCornerTurns(wk.path, wk.cells, wk.w.g.LineOfSight)
-			st.cost = smooth.Length(wk.path)
-		}
-		return served{cells: wk.path, st: st, took: wk.hpaTook + time.Since(t0)}, nil
-	}
-}
-
 // mapResponse is the answer of GET /api/map.
 type mapResponse struct {
 	Name    string `json:"name"`
@@ -205,11 +62,28 @@ type mapResponse struct {
 	Version uint64 `json:"version"`
 	// Blocked is the base64 of a bitset of width×height bits, bit y·width+x
 	// (least significant bit of each byte first) set for a blocked cell.
-	Blocked     string      `json:"blocked"`
-	ClusterSize int         `json:"clusterSize"`
-	Levels      int         `json:"levels"`
-	Algos       []serveAlgo `json:"algos"`
+	Blocked     string        `json:"blocked"`
+	ClusterSize int           `json:"clusterSize"`
+	Levels      int           `json:"levels"`
+	Algos       []legendEntry `json:"algos"`
 }
+
+// legendEntry is an entry of serveAlgos as GET /api/map lists it. Every
+// entry has a search, so Available is always true; the page no longer reads
+// it, and it stays so that the answer is as it was.
+type legendEntry struct {
+	serveAlgo
+	Available bool `json:"available"`
+}
+
+// serveLegend is serveAlgos as GET /api/map lists it.
+var serveLegend = func() []legendEntry {
+	l := make([]legendEntry, len(serveAlgos))
+	for i, a := range serveAlgos {
+		l[i] = legendEntry{serveAlgo: a, Available: true}
+	}
+	return l
+}()
 
 // routeRequest is the body of POST /api/route: two cells as [x, y].
 type routeRequest struct {
@@ -228,7 +102,7 @@ type routeResponse struct {
 
 type routeResult struct {
 	Algo   string `json:"algo"`
-	Status string `json:"status"` // found, unreachable or unavailable
+	Status string `json:"status"` // found or unreachable, as core.Status spells them
 	// Length is the path's cost (the Euclidean length of the legs when
 	// Turns), or null when no path was found.
 	Length   *float64 `json:"length"`
@@ -294,7 +168,7 @@ func (s *server) handleMap(w http.ResponseWriter, r *http.Request) {
 		Blocked:     base64.StdEncoding.EncodeToString(bits),
 		ClusterSize: wd.hg.ClusterSize(),
 		Levels:      wd.hg.Levels(),
-		Algos:       serveAlgos,
+		Algos:       serveLegend,
 	})
 }
 
@@ -340,9 +214,7 @@ func (s *server) handleRoute(w http.ResponseWriter, r *http.Request) {
 		// A new worker allocates its scratch on its first searches; run them
 		// once so that the times below are those of warm searchers.
 		for _, a := range serveAlgos {
-			if a.run != nil {
-				a.run(wk, from, to)
-			}
+			a.run(wk, from, to)
 		}
 		wk.warm = true
 	}
@@ -357,29 +229,13 @@ func (s *server) handleRoute(w http.ResponseWriter, r *http.Request) {
 		if r.Context().Err() != nil {
 			return // the client went away: free the worker for the next
 		}
-		res := routeResult{Algo: a.ID, Status: statusUnavailable, Path: []float64{}}
-		if a.run != nil {
-			sv, err := a.run(wk, from, to)
-			res.Micros = roundMicros(sv.took)
-			if err != nil {
-				// The ends were checked above: this is a bug, not bad input.
-				writeError(w, http.StatusInternalServerError, fmt.Sprintf("%s: %v", a.ID, err))
-				return
-			}
-			st := sv.st
-			res.Status, res.Expanded, res.Turns, res.World = st.status, st.expanded, st.turns, sv.points != nil
-			if st.status == statusFound {
-				res.Length = &st.cost
-				res.Path = make([]float64, 0, 2*(len(sv.cells)+len(sv.points)))
-				for _, p := range sv.cells {
-					res.Path = append(res.Path, float64(p.X), float64(p.Y))
-				}
-				for _, p := range sv.points {
-					res.Path = append(res.Path, p[0], p[1])
-				}
-			}
+		sv, err := a.run(wk, from, to)
+		if err != nil {
+			// The ends were checked above: this is a bug, not bad input.
+			writeError(w, http.StatusInternalServerError, fmt.Sprintf("%s: %v", a.ID, err))
+			return
 		}
-		resp.Results = append(resp.Results, res)
+		resp.Results = append(resp.Results, sv.result(a.ID))
 	}
 	writeJSON(w, http.StatusOK, resp)
 }

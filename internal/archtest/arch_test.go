@@ -33,10 +33,11 @@ var allowed = map[string][]string{
 	"internal/binfile":     {},
 	"internal/gridcheck":   {"grid"},
 	"internal/testmap":     {"grid"},
+	"cmd/internal/cli":     {},
 	"cmd/internal/picture": {"grid", "hpa", "navmesh", "internal/atomicfile"},
-	"cmd/hpabuild":         {"cmd/internal/picture", "grid", "hpa", "internal/atomicfile"},
-	"cmd/mapgen":           {"grid", "mapgen", "internal/atomicfile"},
-	"cmd/pathfind": {"cmd/internal/picture", "core", "grid", "hpa", "navmesh", "smooth", "mapgen",
+	"cmd/hpabuild":         {"cmd/internal/cli", "cmd/internal/picture", "grid", "hpa", "internal/atomicfile"},
+	"cmd/mapgen":           {"cmd/internal/cli", "grid", "mapgen", "internal/atomicfile"},
+	"cmd/pathfind": {"cmd/internal/cli", "cmd/internal/picture", "core", "grid", "hpa", "navmesh", "smooth", "mapgen",
 		"internal/atomicfile", "internal/baseline", "internal/gridcheck"},
 }
 

@@ -387,17 +387,12 @@
       const tr = document.createElement("tr");
       tr.id = `row-${a.id}`;
       tr.dataset.algo = a.id;
-      if (!a.available) {
-        tr.className = "unavailable";
-        tr.title = a.note || "not available";
-      }
       const sw = document.createElement("td");
       sw.className = "swatch";
       const label = document.createElement("label");
       const box = document.createElement("input");
       box.type = "checkbox";
       box.checked = !state.hidden.has(a.id);
-      box.disabled = !a.available;
       box.title = "show this path";
       box.addEventListener("change", () => {
         if (box.checked) state.hidden.delete(a.id);
@@ -412,10 +407,10 @@
       const found = res && res.status === "found";
       const cells = [
         a.label,
-        !a.available ? "not yet" : res ? res.status : "—",
+        res ? res.status : "—",
         found ? res.length.toFixed(3) : "—",
-        res && a.available ? String(res.expanded) : "—",
-        res && a.available ? res.micros.toFixed(1) : "—",
+        res ? String(res.expanded) : "—",
+        res ? res.micros.toFixed(1) : "—",
         found ? String(res.path.length / 2) : "—",
       ];
       cells.forEach((text, i) => {
