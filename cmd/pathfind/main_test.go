@@ -84,7 +84,7 @@ func parsePathLine(t *testing.T, line string) []image.Point {
 		return nil
 	}
 	var path []image.Point
-	for _, tok := range strings.Split(line, " ") {
+	for tok := range strings.SplitSeq(line, " ") {
 		if !tokenRE.MatchString(tok) {
 			t.Fatalf("path token %q in line %q, want x,y", tok, line)
 		}

@@ -60,7 +60,7 @@ func parseVecLine(t *testing.T, line string) []mgl64.Vec2 {
 		return nil
 	}
 	var path []mgl64.Vec2
-	for _, tok := range strings.Split(line, " ") {
+	for tok := range strings.SplitSeq(line, " ") {
 		if !vecTokenRE.MatchString(tok) {
 			t.Fatalf("path token %q in line %q, want x,y with six decimals", tok, line)
 		}
