@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/cairn-nav/cairn/grid"
+	"github.com/cairn-nav/cairn/navmesh/internal/tri"
 	"github.com/go-gl/mathgl/mgl64"
 )
 
@@ -68,25 +69,24 @@ func FromGrid(g *grid.Grid, opt Options) (*Mesh, error) {
 	return m.convex(), nil
 }
 
-// rectangles cuts the free cells of g into rectangles: the cell index, the
-// polygons, their vertices and their edges with the polygon across each
-// (see finishRects for the rest).
+// rectangles cuts the free cells of g into rectangles: the walkable cells,
+// the cell index, the polygons, their vertices and their edges with the
+// polygon across each (see finishRects for the rest).
 func rectangles(g *grid.Grid) *Mesh {
 	w, h := g.Width(), g.Height()
 	rects := decompose(g)
-	m := &Mesh{w: w, h: h, cell: make([]PolyID, w*h)}
-	for i := range m.cell {
-		m.cell[i] = -1
-	}
+	cells := newCellIndex(w, h)
+	m := &Mesh{kind: rectMesh, w: w, h: h, walk: make([]uint64, (w*h+63)/64), loc: cells}
 	for i, r := range rects {
 		for y := r.y0; y < r.y1; y++ {
-			row := m.cell[int(y)*w:]
 			for x := r.x0; x < r.x1; x++ {
-				row[x] = PolyID(i)
+				k := int(y)*w + int(x)
+				cells.cell[k] = PolyID(i)
+				m.walk[k/64] |= 1 << (k % 64)
 			}
 		}
 	}
-	b := builder{m: m, vid: make([]int32, (w+1)*(h+1))}
+	b := builder{m: m, cells: cells, vid: make([]int32, (w+1)*(h+1))}
 	for i := range b.vid {
 		b.vid[i] = -1
 	}
@@ -137,6 +137,12 @@ func (m *Mesh) walkableAt(x, y int) bool {
 	return m.walkable(y*m.w + x)
 }
 
+// walkable reports whether cell i (row-major) of a mesh built from a grid
+// is covered by the mesh.
+func (m *Mesh) walkable(i int) bool {
+	return m.walk[i/64]&(1<<(i%64)) != 0
+}
+
 // steps are the four directions along cell sides, in screen terms: +x, +y,
 // −x, −y.
 var steps = [4][2]int{{1, 0}, {0, 1}, {-1, 0}, {0, -1}}
@@ -153,15 +159,9 @@ func (m *Mesh) convex() *Mesh {
 		m.finishRects()
 		return m // no free cells
 	}
-	tris, adj := m.delaunay()
-	c := faceMesh(m.verts, mergeConvex(m.verts, tris, adj), nil)
-	c.w, c.h = m.w, m.h
-	c.walk = make([]uint64, (len(m.cell)+63)/64)
-	for i, id := range m.cell {
-		if id >= 0 {
-			c.walk[i/64] |= 1 << (i % 64)
-		}
-	}
+	c := faceMesh(m.verts, tri.Merge(m.verts, m.delaunay()), nil)
+	c.kind = convexGridMesh
+	c.w, c.h, c.walk = m.w, m.h, m.walk
 	for i, v := range c.verts {
 		c.reflex[i] = c.gridCorner(v)
 	}
@@ -169,77 +169,18 @@ func (m *Mesh) convex() *Mesh {
 }
 
 // delaunay returns the triangles of the rectangle mesh m, flipped into the
-// constrained Delaunay triangulation of its corners, and their neighbours.
-func (m *Mesh) delaunay() ([][3]int32, []int32) {
-	ntri := 0
+// constrained Delaunay triangulation of its corners, with their neighbours.
+func (m *Mesh) delaunay() tri.Triangles {
+	// The package's order is clockwise (y up); the triangulator's rings
+	// run counter-clockwise.
+	rects := tri.Rings{Start: make([]int32, 0, len(m.polys)+1), Verts: make([]int32, 0, len(m.ev))}
 	for _, p := range m.polys {
-		ntri += int(p.ne) - 2
+		rects.Start = append(rects.Start, int32(len(rects.Verts)))
+		rects.Verts = append(rects.Verts, m.ev[p.e0:p.e0+p.ne]...)
+		slices.Reverse(rects.Verts[len(rects.Verts)-int(p.ne):])
 	}
-	tris := make([][3]int32, 0, ntri)
-	var vs []int32
-	for _, p := range m.polys {
-		// The package's order is clockwise (y up); triangles are made
-		// counter-clockwise.
-		vs = append(vs[:0], m.ev[p.e0:p.e0+p.ne]...)
-		slices.Reverse(vs)
-		tris = stripRect(m.verts, vs, tris)
-	}
-	adj := triangleNeighbors(len(m.verts), tris)
-	delaunayInt(m.verts, tris, adj)
-	return tris, adj
-}
-
-// stripRect appends the triangles of an axis-aligned rectangle to dst: vs
-// are its corners and the points along its sides, counter-clockwise (y up).
-// It zig-zags between the two chains of sides from one corner to the
-// opposite one, at each step taking the shorter of the two diagonals that
-// it may, so the strip is already close to Delaunay and the flips after it
-// are few. No triangle is flat: a chain's next point is never on the line
-// of the other chain's current side but at the two shared corners, where
-// the first and last triangles are taken as a pair of perpendicular sides
-// allows. It costs O(k) for k points, where cutting ears from the convex
-// polygon cost O(k²) and left a fan that O(k²) flips had to undo.
-func stripRect(pos []mgl64.Vec2, vs []int32, dst [][3]int32) [][3]int32 {
-	k := len(vs)
-	lo, hi := pos[vs[0]], pos[vs[0]]
-	for _, v := range vs {
-		lo = mgl64.Vec2{math.Min(lo[0], pos[v][0]), math.Min(lo[1], pos[v][1])}
-		hi = mgl64.Vec2{math.Max(hi[0], pos[v][0]), math.Max(hi[1], pos[v][1])}
-	}
-	s, e := slices.IndexFunc(vs, func(v int32) bool { return pos[v] == lo }), slices.IndexFunc(vs, func(v int32) bool { return pos[v] == hi })
-	if s < 0 || e < 0 {
-		panic("navmesh: a rectangle without its corners") // cannot happen
-	}
-	// Two chains from corner lo to corner hi: forward and backward in vs.
-	n1, n2 := (e-s+k)%k+1, (s-e+k)%k+1
-	c1 := func(i int) int32 { return vs[(s+i)%k] }
-	c2 := func(j int) int32 { return vs[(s-j+k)%k] }
-	tri := func(a, b, c int32) [3]int32 {
-		switch o := orient(pos[a], pos[b], pos[c]); {
-		case o > 0:
-			return [3]int32{a, b, c}
-		case o < 0:
-			return [3]int32{a, c, b}
-		}
-		panic("navmesh: a flat triangle in a rectangle") // cannot happen
-	}
-	dst = append(dst, tri(c1(0), c1(1), c2(1)))
-	i, j := 1, 1
-	for i < n1-2 || j < n2-2 {
-		// Neither chain may reach hi before the other is one short of it.
-		p := i < n1-2
-		if p && j < n2-2 {
-			p = dist(pos[c1(i+1)], pos[c2(j)]) <= dist(pos[c1(i)], pos[c2(j+1)])
-		}
-		if p {
-			dst = append(dst, tri(c1(i), c1(i+1), c2(j)))
-			i++
-		} else {
-			dst = append(dst, tri(c1(i), c2(j), c2(j+1)))
-			j++
-		}
-	}
-	return append(dst, tri(c1(i), c2(j), c1(n1-1)))
+	rects.Start = append(rects.Start, int32(len(rects.Verts)))
+	return tri.Rectangles(m.verts, rects)
 }
 
 // decompose cuts the free cells of g into rectangles: each row's maximal
@@ -278,8 +219,9 @@ func decompose(g *grid.Grid) []rect {
 }
 
 type builder struct {
-	m   *Mesh
-	vid []int32 // per grid corner: its vertex, or −1
+	m     *Mesh
+	cells *cellIndex
+	vid   []int32 // per grid corner: its vertex, or −1
 }
 
 // vertex returns the vertex at grid corner (x, y), adding it if new.
@@ -297,36 +239,36 @@ func (b *builder) vertex(x, y int32) int32 {
 // west along the north side), with a vertex wherever the polygon across the
 // side changes.
 func (b *builder) rectangle(id PolyID, r rect) {
-	m := b.m
+	m, c := b.m, b.cells
 	e0 := int32(len(m.ev))
 	add := func(x, y int32, nb PolyID) {
 		m.ev = append(m.ev, b.vertex(x, y))
 		m.enb = append(m.enb, nb)
 	}
 	for y := r.y0; y < r.y1; {
-		nb, y0 := m.cellPoly(int(r.x0)-1, int(y)), y
-		for y < r.y1 && m.cellPoly(int(r.x0)-1, int(y)) == nb {
+		nb, y0 := c.poly(int(r.x0)-1, int(y)), y
+		for y < r.y1 && c.poly(int(r.x0)-1, int(y)) == nb {
 			y++
 		}
 		add(r.x0, y0, nb)
 	}
 	for x := r.x0; x < r.x1; {
-		nb, x0 := m.cellPoly(int(x), int(r.y1)), x
-		for x < r.x1 && m.cellPoly(int(x), int(r.y1)) == nb {
+		nb, x0 := c.poly(int(x), int(r.y1)), x
+		for x < r.x1 && c.poly(int(x), int(r.y1)) == nb {
 			x++
 		}
 		add(x0, r.y1, nb)
 	}
 	for y := r.y1; y > r.y0; {
-		nb, y0 := m.cellPoly(int(r.x1), int(y)-1), y
-		for y > r.y0 && m.cellPoly(int(r.x1), int(y)-1) == nb {
+		nb, y0 := c.poly(int(r.x1), int(y)-1), y
+		for y > r.y0 && c.poly(int(r.x1), int(y)-1) == nb {
 			y--
 		}
 		add(r.x1, y0, nb)
 	}
 	for x := r.x1; x > r.x0; {
-		nb, x0 := m.cellPoly(int(x)-1, int(r.y0)-1), x
-		for x > r.x0 && m.cellPoly(int(x)-1, int(r.y0)-1) == nb {
+		nb, x0 := c.poly(int(x)-1, int(r.y0)-1), x
+		for x > r.x0 && c.poly(int(x)-1, int(r.y0)-1) == nb {
 			x--
 		}
 		add(x0, r.y0, nb)
@@ -343,7 +285,7 @@ func (m *Mesh) twins() {
 			of[p.e0+i] = PolyID(id)
 		}
 	}
-	tw := pairEdges(len(m.verts), int32(len(m.ev)), func(e int32) (int32, int32) {
+	tw := tri.PairEdges(len(m.verts), int32(len(m.ev)), func(e int32) (int32, int32) {
 		p := m.polys[of[e]]
 		return m.edgeIDs(p, e-p.e0)
 	})

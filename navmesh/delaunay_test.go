@@ -1,66 +1,16 @@
 package navmesh
 
 import (
+	"math"
 	"math/rand/v2"
 	"slices"
-
-	"github.com/paulmach/orb"
-	"math"
 	"testing"
 
 	"github.com/cairn-nav/cairn/internal/testmap"
-	"github.com/go-gl/mathgl/mgl64"
+	"github.com/cairn-nav/cairn/navmesh/internal/geom"
+	"github.com/cairn-nav/cairn/navmesh/internal/tri"
+	"github.com/paulmach/orb"
 )
-
-// TestInCircle checks the filtered in-circle test against rational
-// arithmetic: on random points, on points of one circle (the corners of
-// rectangles, scaled and moved by awkward amounts) and on such points
-// nudged by one ulp, where the float evaluation alone cannot tell.
-func TestInCircle(t *testing.T) {
-	r := testmap.NewRand(7)
-	ulp := func(x float64) float64 { return math.Nextafter(x, math.Inf(1)) }
-	zeros, decided := 0, 0
-	for i := range 20000 {
-		var a, b, c, d mgl64.Vec2
-		switch i % 3 {
-		case 0:
-			for _, p := range []*mgl64.Vec2{&a, &b, &c, &d} {
-				*p = mgl64.Vec2{r.NormFloat64() * 100, r.NormFloat64() * 100}
-			}
-		default:
-			// A rectangle's corners lie on one circle. Powers of two
-			// keep them exact; the offset is an exact float too.
-			s := math.Ldexp(1, r.IntN(40)-20)
-			o := mgl64.Vec2{float64(r.IntN(1000)) * s, float64(r.IntN(1000)) * s}
-			w, h := float64(1+r.IntN(9))*s, float64(1+r.IntN(9))*s
-			a, b, c, d = o, o.Add(mgl64.Vec2{w, 0}), o.Add(mgl64.Vec2{w, h}), o.Add(mgl64.Vec2{0, h})
-			if i%3 == 2 {
-				d[r.IntN(2)] = ulp(d[0])
-				if r.IntN(2) == 0 {
-					d = mgl64.Vec2{ulp(d[0]), d[1]}
-				}
-			}
-		}
-		if orient(a, b, c) <= 0 {
-			a, b = b, a
-		}
-		if orient(a, b, c) == 0 {
-			continue
-		}
-		got, want := inCircle(a, b, c, d), inCircleExact(a, b, c, d)
-		if got != want {
-			t.Fatalf("inCircle(%v, %v, %v, %v) = %d, exact %d", a, b, c, d, got, want)
-		}
-		if want == 0 {
-			zeros++
-		} else {
-			decided++
-		}
-	}
-	if zeros < 1000 || decided < 1000 {
-		t.Fatalf("%d points on the circle, %d off it: the cases are not covered", zeros, decided)
-	}
-}
 
 // TestDelaunay triangulates random polygons with holes by ear clipping,
 // flips them, and checks the result: the same walls and area, and every
@@ -70,24 +20,16 @@ func TestDelaunay(t *testing.T) {
 	for seed := int64(1); seed <= 40; seed++ {
 		r := testmap.NewRand(seed)
 		in := randomRegion(r)
-		var tris [][3]int32
-		for i := range len(in.first) - 1 {
-			rs := in.rings[in.first[i]:in.first[i+1]]
-			holes := make([][]int32, len(rs)-1)
-			for k := range holes {
-				holes[k] = in.walk(rs[k+1])
-			}
-			var err error
-			if tris, err = triangulate(in.verts, in.walk(rs[0]), holes, tris); err != nil {
-				t.Fatal(err)
-			}
+		ts, err := tri.Ears(in.input(tri.Options{}))
+		if err != nil {
+			t.Fatal(err)
 		}
+		tris, adj := ts.Tris, ts.Adj
 		before := append([][3]int32(nil), tris...)
-		adj := triangleNeighbors(len(in.verts), tris)
-		delaunay(in.verts, tris, adj)
+		ts.Delaunay(in.verts)
 		walls := func(ts [][3]int32) map[[2]int32]bool {
 			w := map[[2]int32]bool{}
-			for i, nb := range triangleNeighbors(len(in.verts), ts) {
+			for i, nb := range tri.Neighbors(len(in.verts), ts) {
 				if nb < 0 {
 					w[[2]int32{ts[i/3][i%3], ts[i/3][(i%3+1)%3]}] = true
 				}
@@ -121,7 +63,7 @@ func TestDelaunay(t *testing.T) {
 			tr, u := tris[h/3], tris[g/3]
 			k, j := int32(h%3), g%3
 			a, b, c, d := in.verts[tr[k]], in.verts[tr[(k+1)%3]], in.verts[tr[(k+2)%3]], in.verts[u[(j+2)%3]]
-			if inCircle(a, b, c, d) > 0 && orient(a, d, c) > 0 && orient(d, b, c) > 0 {
+			if geom.InCircle(a, b, c, d) > 0 && geom.Orient(a, d, c) > 0 && geom.Orient(d, b, c) > 0 {
 				t.Fatalf("seed %d: edge %v–%v is not locally Delaunay", seed, a, b)
 			}
 		}

@@ -8,11 +8,11 @@ import (
 	"image"
 	"io"
 	"math"
-	"math/bits"
 	"slices"
 
 	"github.com/cairn-nav/cairn/grid"
 	"github.com/cairn-nav/cairn/internal/binfile"
+	"github.com/cairn-nav/cairn/navmesh/internal/geom"
 	"github.com/go-gl/mathgl/mgl64"
 )
 
@@ -84,6 +84,13 @@ import (
 // up to the number of walkable cells. The fingerprint
 // is redundant with the walkable cells, and checked against them; it lets
 // [ReadFor] refuse a mesh of another map before reading past the header.
+//
+// This file holds what the sources share: the header, the records of
+// vertices, polygon sizes and edges, the checks of the polygons' records
+// and of their neighbours. file_grid.go reads and writes the grid sections
+// of sources 1 and 3, file_rect.go checks rectangles (source 1),
+// file_convex.go convex polygons of a grid (source 3), and file_poly.go
+// reads and writes meshes built from polygons (source 2).
 
 const (
 	fileMagic      = "CAIRNNAV"
@@ -169,50 +176,37 @@ func bitmapFingerprint(w, h int, cells []byte) uint64 {
 // error and writes nothing. It costs one pass over the mesh, allocates a
 // 64 KiB buffer, and is safe for concurrent use, since it only reads m.
 func (m *Mesh) WriteTo(w io.Writer) (int64, error) {
-	source := uint32(sourceGrid)
-	switch {
-	case m.walk != nil:
-		source = sourceConvex
-	case m.idx != nil:
+	switch m.kind {
+	case rectMesh:
+		return m.writeGrid(w, sourceGrid)
+	case convexGridMesh:
+		return m.writeGrid(w, sourceConvex)
+	case polygonMesh:
 		return m.writePolygons(w)
-	case m.cell == nil || len(m.cell) != m.w*m.h:
-		return 0, errors.New("navmesh: only meshes built from a grid or from polygons can be written")
 	}
-	e := binfile.NewWriter(w)
-	fp := binfile.NewFNV()
-	fp.U32(uint32(m.w))
-	fp.U32(uint32(m.h))
-	m.cellBits(func(b byte) { fp.Byte(b) })
+	return 0, errors.New("navmesh: only meshes built from a grid or from polygons can be written")
+}
 
+// writeHeader writes the header of m's file: the source, then the grid's
+// size and fingerprint, zero for a mesh built from polygons, and the counts.
+func (m *Mesh) writeHeader(e *binfile.Writer, source uint32, w, h uint32, fp uint64) {
 	e.Bytes([]byte(fileMagic))
 	e.U32(fileVersion)
 	e.U32(source)
-	e.U32(uint32(m.w))
-	e.U32(uint32(m.h))
-	e.U64(fp.Sum)
+	e.U32(w)
+	e.U32(h)
+	e.U64(fp)
 	e.U32(uint32(len(m.verts)))
 	e.U32(uint32(len(m.polys)))
 	e.U32(uint32(len(m.ev)))
-	m.cellBits(e.Byte)
+}
+
+// writeVertices writes the vertices.
+func (m *Mesh) writeVertices(e *binfile.Writer) {
 	for _, v := range m.verts {
 		e.U64(math.Float64bits(v[0]))
 		e.U64(math.Float64bits(v[1]))
 	}
-	var acc byte
-	for i, r := range m.reflex {
-		if r {
-			acc |= 1 << (i & 7)
-		}
-		if i&7 == 7 {
-			e.Byte(acc)
-			acc = 0
-		}
-	}
-	if len(m.reflex)&7 != 0 {
-		e.Byte(acc)
-	}
-	m.writePolys(e)
-	return e.Finish()
 }
 
 // writePolys writes the polygon sizes and the edges.
@@ -224,53 +218,6 @@ func (m *Mesh) writePolys(e *binfile.Writer) {
 		e.U32(uint32(v))
 		e.U32(uint32(m.enb[i]))
 	}
-}
-
-// writePolygons writes a mesh built from polygons (source 2).
-func (m *Mesh) writePolygons(w io.Writer) (int64, error) {
-	e := binfile.NewWriter(w)
-	e.Bytes([]byte(fileMagic))
-	e.U32(fileVersion)
-	e.U32(sourcePolygons)
-	e.U32(0)
-	e.U32(0)
-	e.U64(0)
-	e.U32(uint32(len(m.verts)))
-	e.U32(uint32(len(m.polys)))
-	e.U32(uint32(len(m.ev)))
-	for _, v := range m.verts {
-		e.U64(math.Float64bits(v[0]))
-		e.U64(math.Float64bits(v[1]))
-	}
-	m.writePolys(e)
-	return e.Finish()
-}
-
-// cellBits passes the bytes of the walkable-cells section to fn.
-func (m *Mesh) cellBits(fn func(byte)) {
-	var acc byte
-	n := m.w * m.h
-	for i := range n {
-		if m.walkable(i) {
-			acc |= 1 << (i & 7)
-		}
-		if i&7 == 7 {
-			fn(acc)
-			acc = 0
-		}
-	}
-	if n&7 != 0 {
-		fn(acc)
-	}
-}
-
-// walkable reports whether cell i (row-major) of a mesh built from a grid
-// is covered by the mesh.
-func (m *Mesh) walkable(i int) bool {
-	if m.walk != nil {
-		return m.walk[i/64]&(1<<(i%64)) != 0
-	}
-	return m.cell[i] >= 0
 }
 
 // Read reads a mesh that [Mesh.WriteTo] wrote, for any map, and returns it
@@ -347,8 +294,8 @@ func ReadFor(r io.Reader, g *grid.Grid, opt Options) (*Mesh, error) {
 // meshFile is what readMesh has read of a file, with the offsets of its
 // sections.
 type meshFile struct {
+	kind    meshKind // of the mesh the file holds
 	w, h    int
-	convex  bool // source 3
 	fp      uint64
 	cells   []byte // walkable-cells bits
 	verts   []mgl64.Vec2
@@ -360,6 +307,8 @@ type meshFile struct {
 	cellsAt, vertAt, cornerAt, sizeAt, edgeAt int64
 }
 
+// readMesh reads the header of a mesh file and the rest by its source; with
+// g not nil, only a mesh built from a grid, for the walkable cells of g.
 func readMesh(r io.Reader, g *grid.Grid) (*Mesh, error) {
 	d := binfile.NewReader(r, "navmesh", func(off int64, msg string) error { return &FormatError{off, msg} })
 	hdr := d.Scratch(fileHeaderSize)
@@ -385,75 +334,41 @@ func readMesh(r io.Reader, g *grid.Grid) (*Mesh, error) {
 	case s != sourceGrid && s != sourceConvex:
 		return nil, &FormatError{12, fmt.Sprintf("unknown source %d, want %d (rectangles from a grid), %d (polygons) or %d (convex polygons from a grid)", s, sourceGrid, sourcePolygons, sourceConvex)}
 	}
-	w32, h32 := le.Uint32(hdr[16:]), le.Uint32(hdr[20:])
-	if w32 == 0 || h32 == 0 || uint64(w32)*uint64(h32) > grid.MaxCells || (uint64(w32)+1)*(uint64(h32)+1) > math.MaxInt32 {
-		return nil, &FormatError{16, fmt.Sprintf("grid of %d×%d cells, want a positive size of at most %d cells", w32, h32, grid.MaxCells)}
-	}
-	f := meshFile{w: int(w32), h: int(h32), fp: le.Uint64(hdr[24:]), convex: le.Uint32(hdr[12:]) == sourceConvex}
-	if g != nil {
-		if fp := Fingerprint(g); fp != f.fp || g.Width() != f.w || g.Height() != f.h {
-			return nil, &FormatError{24, fmt.Sprintf("mesh was built for another map or agent radius: file fingerprint %016x (%d×%d), map fingerprint %016x (%d×%d)",
-				f.fp, f.w, f.h, fp, g.Width(), g.Height())}
-		}
-	}
-	nv, np, ne := le.Uint32(hdr[32:]), le.Uint32(hdr[36:]), le.Uint32(hdr[40:])
-	// Bounds from the grid alone: vertices are distinct grid corners,
-	// rectangles cover at least a cell each, and a rectangle has at most
-	// as many edges as unit segments round it, at most 4 per cell. A
-	// convex polygon with corners on the grid covers at least half a
-	// cell; its triangles, made from the rectangles, are fewer than their
-	// edges, and it has at most three edges per triangle.
-	ncells := uint64(f.w) * uint64(f.h)
-	if maxV := (uint64(f.w) + 1) * (uint64(f.h) + 1); uint64(nv) > maxV {
-		return nil, &FormatError{32, fmt.Sprintf("%d vertices, more than the %d corners of a %d×%d grid", nv, maxV, f.w, f.h)}
-	}
-	perCell := uint64(1)
-	if f.convex {
-		perCell = 2
-	}
-	if uint64(np) > perCell*ncells {
-		what := "the"
-		if f.convex {
-			what = "twice the"
-		}
-		return nil, &FormatError{36, fmt.Sprintf("%d polygons, more than %s %d cells of the grid", np, what, ncells)}
-	}
-	if maxE := min(4*perCell*perCell*ncells, math.MaxInt32); uint64(ne) > maxE {
-		return nil, &FormatError{40, fmt.Sprintf("%d edges, more than the %d a %d×%d grid allows", ne, maxE, f.w, f.h)}
-	}
-	n, p, e := int(nv), int(np), int(ne)
-	nbytes := int((ncells + 7) / 8)
-	f.cellsAt = fileHeaderSize
-	f.vertAt = f.cellsAt + int64(nbytes)
-	f.cornerAt = f.vertAt + vertexSize*int64(n)
-	f.sizeAt = f.cornerAt + int64((n+7)/8)
-	f.edgeAt = f.sizeAt + polySizeSize*int64(p)
+	return readGridFile(d, hdr, g)
+}
 
-	// Read everything, check the sum, then check the content, so that a
-	// damaged file reads as such rather than as some odd mesh.
-	f.cells = make([]byte, 0, min(nbytes, 1<<16))
+// readSections reads the sections after the header of a file of n
+// vertices, p polygons and e edges, and the checksum: for a mesh built
+// from a grid the walkable cells (nbytes bytes) and the corner flags too.
+// It reads everything and checks the sum before the content is checked,
+// so that a damaged file reads as such rather than as some odd mesh. The
+// slices start with room for at most 2¹⁶ records each, so that memory
+// grows with the bytes read, not with the counts a header claims.
+func (f *meshFile) readSections(d *binfile.Reader, nbytes, n, p, e int) error {
+	grid := f.kind != polygonMesh
 	f.verts = make([]mgl64.Vec2, 0, min(n, 1<<16))
-	f.corners = make([]byte, 0, min((n+7)/8, 1<<16))
 	f.sizes = make([]int32, 0, min(p, 1<<16))
 	f.ev = make([]int32, 0, min(e, 1<<16))
 	f.enb = make([]PolyID, 0, min(e, 1<<16))
-	err = d.Records(nbytes, 1, "walkable cells", func(b []byte) { f.cells = append(f.cells, b[0]) })
+	var err error
+	if grid {
+		f.cells = make([]byte, 0, min(nbytes, 1<<16))
+		f.corners = make([]byte, 0, min((n+7)/8, 1<<16))
+		err = d.Records(nbytes, 1, "walkable cells", func(b []byte) { f.cells = append(f.cells, b[0]) })
+	}
 	if err == nil {
 		err = f.readVertices(d, n)
 	}
-	if err == nil {
+	if err == nil && grid {
 		err = d.Records((n+7)/8, 1, "corners", func(b []byte) { f.corners = append(f.corners, b[0]) })
 	}
 	if err == nil {
-		err = f.readPolygons(d, p, e)
+		err = f.readPolys(d, p, e)
 	}
 	if err == nil {
 		err = readSum(d)
 	}
-	if err != nil {
-		return nil, err
-	}
-	return f.mesh(g)
+	return err
 }
 
 // readVertices reads n vertices, float64 pairs, into f.
@@ -464,9 +379,9 @@ func (f *meshFile) readVertices(d *binfile.Reader, n int) error {
 	})
 }
 
-// readPolygons reads the sizes of p polygons and their e edge records
+// readPolys reads the sizes of p polygons and their e edge records
 // (vertex, neighbour) into f.
-func (f *meshFile) readPolygons(d *binfile.Reader, p, e int) error {
+func (f *meshFile) readPolys(d *binfile.Reader, p, e int) error {
 	le := binary.LittleEndian
 	err := d.Records(p, polySizeSize, "polygon sizes", func(b []byte) { f.sizes = append(f.sizes, int32(le.Uint32(b))) })
 	if err != nil {
@@ -491,137 +406,44 @@ func readSum(d *binfile.Reader) error {
 	return nil
 }
 
-// readPolyFile reads the rest of a mesh file of source 2 (polygons), whose
-// header is hdr, and checks and assembles the mesh.
-func readPolyFile(d *binfile.Reader, hdr []byte) (*Mesh, error) {
-	le := binary.LittleEndian
-	for at := 16; at < 32; at += 4 {
-		if v := le.Uint32(hdr[at:]); v != 0 {
-			return nil, &FormatError{int64(at), fmt.Sprintf("reserved field is %d, want 0 in a mesh built from polygons", v)}
-		}
-	}
-	nv, np, ne := le.Uint32(hdr[32:]), le.Uint32(hdr[36:]), le.Uint32(hdr[40:])
-	// Bounds from FromPolygons: at least one ring of 3 points and at most
-	// 2³¹/4 points; n points with h ≤ n/3 holes make n+2h−2 < 2n
-	// triangles, so fewer than 6n edges, and a polygon has at least 3.
-	if nv < 3 || nv > math.MaxInt32/4 {
-		return nil, &FormatError{32, fmt.Sprintf("%d vertices, want 3 to %d", nv, math.MaxInt32/4)}
-	}
-	if maxE := 6 * uint64(nv); uint64(ne) > maxE {
-		return nil, &FormatError{40, fmt.Sprintf("%d edges, more than the %d that %d vertices allow", ne, maxE, nv)}
-	}
-	if np == 0 || 3*uint64(np) > uint64(ne) {
-		return nil, &FormatError{36, fmt.Sprintf("%d polygons, want 1 to a third of the %d edges", np, ne)}
-	}
-	n, p, e := int(nv), int(np), int(ne)
-	f := meshFile{vertAt: fileHeaderSize}
-	f.sizeAt = f.vertAt + vertexSize*int64(n)
-	f.edgeAt = f.sizeAt + polySizeSize*int64(p)
-	f.verts = make([]mgl64.Vec2, 0, min(n, 1<<16))
-	f.sizes = make([]int32, 0, min(p, 1<<16))
-	f.ev = make([]int32, 0, min(e, 1<<16))
-	f.enb = make([]PolyID, 0, min(e, 1<<16))
-	err := f.readVertices(d, n)
-	if err == nil {
-		err = f.readPolygons(d, p, e)
-	}
-	if err == nil {
-		err = readSum(d)
-	}
-	if err != nil {
-		return nil, err
-	}
-	return f.polyMesh()
-}
+// Offsets of records.
+func (f *meshFile) vertOffset(i int) int64 { return f.vertAt + vertexSize*int64(i) }
+func (f *meshFile) sizeOffset(i int) int64 { return f.sizeAt + polySizeSize*int64(i) }
+func (f *meshFile) edgeOffset(i int) int64 { return f.edgeAt + edgeRecordSize*int64(i) }
 
-// polyMesh checks what was read of a mesh built from polygons and
-// assembles it as FromPolygons does.
-func (f *meshFile) polyMesh() (*Mesh, error) {
+// polygons checks the polygon records read into f, for the mesh m that has
+// f's vertices and edges, and sets m's polygons: sizes of at least least
+// vertices adding up to the edges, vertex and neighbour indices in range,
+// and shapes that shape (checkRect or checkConvex) finds nothing wrong
+// with.
+func (f *meshFile) polygons(m *Mesh, least int32, shape func(m *Mesh, p poly) string) error {
 	nv := len(f.verts)
-	// Vertices: finite, in FromPolygons' range, distinct.
-	order := make([]int32, nv)
-	for i, v := range f.verts {
-		for _, c := range v {
-			if a := math.Abs(c); math.IsNaN(c) || math.IsInf(c, 0) || (a != 0 && (a < minCoord || a > maxCoord)) {
-				return nil, &FormatError{f.vertOffset(i), fmt.Sprintf("vertex %d at (%g,%g): coordinate not finite or out of range (0, or magnitude 1e-100 to 1e100)", i, v[0], v[1])}
-			}
-		}
-		order[i] = int32(i)
-	}
-	slices.SortFunc(order, func(a, b int32) int {
-		p, q := f.verts[a], f.verts[b]
-		return cmp.Or(cmp.Compare(p[0], q[0]), cmp.Compare(p[1], q[1]), cmp.Compare(a, b))
-	})
-	for k := 1; k < nv; k++ {
-		if i, j := order[k], order[k-1]; f.verts[i] == f.verts[j] {
-			return nil, &FormatError{f.vertOffset(int(i)), fmt.Sprintf("vertex %d at (%g,%g) repeats vertex %d", i, f.verts[i][0], f.verts[i][1], j)}
-		}
-	}
-
-	// Polygons: sizes adding up to the edges, indices in range, convex.
-	m := &Mesh{verts: f.verts, ev: f.ev, enb: f.enb}
 	m.polys = make([]poly, len(f.sizes))
 	var e0 int64
 	ne := int64(len(f.ev))
 	for id, k := range f.sizes {
 		at := f.sizeOffset(id)
-		if k < 3 || int64(k) > ne-e0 {
-			return nil, &FormatError{at, fmt.Sprintf("polygon %d has %d vertices, want 3 to the %d edges left", id, uint32(k), ne-e0)}
+		if k < least || int64(k) > ne-e0 {
+			return &FormatError{at, fmt.Sprintf("polygon %d has %d vertices, want %d to the %d edges left", id, uint32(k), least, ne-e0)}
 		}
 		m.polys[id] = poly{e0: int32(e0), ne: k}
 		for i := e0; i < e0+int64(k); i++ {
 			if v := f.ev[i]; v < 0 || int(v) >= nv {
-				return nil, &FormatError{f.edgeOffset(int(i)), fmt.Sprintf("edge %d of polygon %d starts at vertex %d, want one of the %d", i-e0, id, uint32(v), nv)}
+				return &FormatError{f.edgeOffset(int(i)), fmt.Sprintf("edge %d of polygon %d starts at vertex %d, want one of the %d", i-e0, id, uint32(v), nv)}
 			}
 			if nb := f.enb[i]; nb < -1 || int(nb) >= len(f.sizes) || int(nb) == id {
-				return nil, &FormatError{f.edgeOffset(int(i)) + 4, fmt.Sprintf("edge %d of polygon %d has neighbour %d, want −1 or another of the %d polygons", i-e0, id, nb, len(f.sizes))}
+				return &FormatError{f.edgeOffset(int(i)) + 4, fmt.Sprintf("edge %d of polygon %d has neighbour %d, want −1 or another of the %d polygons", i-e0, id, nb, len(f.sizes))}
 			}
 		}
-		if msg := m.checkConvex(m.polys[id]); msg != "" {
-			return nil, &FormatError{at, fmt.Sprintf("polygon %d %s", id, msg)}
+		if msg := shape(m, m.polys[id]); msg != "" {
+			return &FormatError{at, fmt.Sprintf("polygon %d %s", id, msg)}
 		}
 		e0 += int64(k)
 	}
 	if e0 != ne {
-		return nil, &FormatError{40, fmt.Sprintf("%d edges, but the polygon sizes add up to %d", ne, e0)}
+		return &FormatError{40, fmt.Sprintf("%d edges, but the polygon sizes add up to %d", ne, e0)}
 	}
-	if err := f.link(m); err != nil {
-		return nil, err
-	}
-
-	// The walls are the input's rings: each vertex starts one wall edge
-	// and ends another. A vertex where the walkable angle exceeds 180° is
-	// a turning point, as FromPolygons flags it.
-	in, out := make([]int32, nv), make([]int32, nv)
-	for i := range in {
-		in[i], out[i] = -1, -1
-	}
-	for _, p := range m.polys {
-		for i := range p.ne {
-			if m.enb[p.e0+i] >= 0 {
-				continue
-			}
-			a, b := m.edgeIDs(p, i)
-			if out[a] >= 0 {
-				return nil, &FormatError{f.edgeOffset(int(p.e0 + i)), fmt.Sprintf("vertex %d starts two walls, to vertices %d and %d", a, out[a], b)}
-			}
-			if in[b] >= 0 {
-				return nil, &FormatError{f.edgeOffset(int(p.e0 + i)), fmt.Sprintf("vertex %d ends two walls, from vertices %d and %d", b, in[b], a)}
-			}
-			out[a], in[b] = b, a
-		}
-	}
-	m.reflex = make([]bool, nv)
-	for v := range nv {
-		if in[v] < 0 || out[v] < 0 {
-			return nil, &FormatError{f.vertOffset(v), fmt.Sprintf("vertex %d is not on a wall, or ends one without starting another", v)}
-		}
-		// In the package's order the walls run the rings backwards.
-		m.reflex[v] = orient(m.verts[in[v]], m.verts[v], m.verts[out[v]]) > 0
-	}
-	m.label()
-	m.idx = newPolyIndex(m)
-	return m, nil
+	return nil
 }
 
 // checkConvex returns what is wrong with polygon p as a polygon of a mesh
@@ -631,7 +453,7 @@ func (f *meshFile) polyMesh() (*Mesh, error) {
 // back. Turning that way only, the edges' direction rotates one way in
 // steps below 180°, and it has gone round once when it has passed the +x
 // direction once.
-func (m *Mesh) checkConvex(p poly) string {
+func checkConvex(m *Mesh, p poly) string {
 	// upper reports whether direction d is at an angle in [0°, 180°).
 	upper := func(d mgl64.Vec2) bool { return d[1] > 0 || (d[1] == 0 && d[0] > 0) }
 	// The signs of rounded differences are exact.
@@ -644,7 +466,7 @@ func (m *Mesh) checkConvex(p poly) string {
 		if a == b {
 			return fmt.Sprintf("repeats vertex (%g,%g)", a[0], a[1])
 		}
-		switch o := orient(a, b, c); {
+		switch o := geom.Orient(a, b, c); {
 		case o > 0:
 			return fmt.Sprintf("turns the wrong way at (%g,%g): it is not convex, or not counter-clockwise on screen", b[0], b[1])
 		case o == 0 && (opposite(d[0], e[0]) || opposite(d[1], e[1])):
@@ -660,317 +482,12 @@ func (m *Mesh) checkConvex(p poly) string {
 	return ""
 }
 
-// Offsets of records.
-func (f *meshFile) vertOffset(i int) int64 { return f.vertAt + vertexSize*int64(i) }
-func (f *meshFile) sizeOffset(i int) int64 { return f.sizeAt + polySizeSize*int64(i) }
-func (f *meshFile) edgeOffset(i int) int64 { return f.edgeAt + edgeRecordSize*int64(i) }
-
-// mesh checks what was read and assembles the mesh.
-func (f *meshFile) mesh(g *grid.Grid) (*Mesh, error) {
-	w, h := f.w, f.h
-	ncells := w * h
-	if pad := f.cells[len(f.cells)-1] >> (ncells - 8*(len(f.cells)-1)); ncells&7 != 0 && pad != 0 {
-		return nil, &FormatError{f.vertAt - 1, "padding bits after the last cell are set"}
-	}
-	if fp := bitmapFingerprint(w, h, f.cells); fp != f.fp {
-		return nil, &FormatError{24, fmt.Sprintf("fingerprint %016x, but the walkable cells have %016x", f.fp, fp)}
-	}
-	if g != nil {
-		// Equal fingerprints; make sure, cell by cell.
-		for y := range h {
-			for x := range w {
-				if i := y*w + x; g.Passable(image.Pt(x, y)) != (f.cells[i>>3]&(1<<(i&7)) != 0) {
-					return nil, &FormatError{f.cellsAt + int64(i>>3), fmt.Sprintf("cell (%d,%d) is walkable in the mesh but not on the map, or the other way round, despite equal fingerprints", x, y)}
-				}
-			}
-		}
-	}
-	free := 0
-	for _, b := range f.cells {
-		free += bits.OnesCount8(b)
-	}
-	if f.convex && len(f.sizes) > 2*free || !f.convex && len(f.sizes) > free {
-		return nil, &FormatError{36, fmt.Sprintf("%d polygons for %d walkable cells", len(f.sizes), free)}
-	}
-	nv := len(f.verts)
-	if nv&7 != 0 && f.corners[len(f.corners)-1]>>(nv&7) != 0 {
-		return nil, &FormatError{f.sizeAt - 1, "padding bits after the last corner flag are set"}
-	}
-
-	// Vertices: distinct grid corners. Sorting their corner numbers
-	// (below 2³¹) with their indices finds repeats.
-	keys := make([]uint64, nv)
-	for i, v := range f.verts {
-		x, y := v[0], v[1]
-		if !(x >= 0 && x <= float64(w) && y >= 0 && y <= float64(h)) || x != math.Trunc(x) || y != math.Trunc(y) {
-			return nil, &FormatError{f.vertOffset(i), fmt.Sprintf("vertex %d at (%g,%g) is not a corner of the %d×%d grid", i, x, y, w, h)}
-		}
-		keys[i] = uint64(int(y)*(w+1)+int(x))<<32 | uint64(i)
-	}
-	slices.Sort(keys)
-	for k := 1; k < len(keys); k++ {
-		if keys[k]>>32 == keys[k-1]>>32 {
-			i, j := int(uint32(keys[k])), int(uint32(keys[k-1]))
-			return nil, &FormatError{f.vertOffset(i), fmt.Sprintf("vertex %d at (%g,%g) repeats vertex %d", i, f.verts[i][0], f.verts[i][1], j)}
-		}
-	}
-
-	// Polygons: sizes adding up to the edges, indices in range, shapes.
-	m := &Mesh{verts: f.verts, ev: f.ev, enb: f.enb, w: w, h: h}
-	if f.convex {
-		m.walk = make([]uint64, (ncells+63)/64)
-		for i := range ncells {
-			if f.cells[i>>3]&(1<<(i&7)) != 0 {
-				m.walk[i/64] |= 1 << (i % 64)
-			}
-		}
-	} else {
-		m.cell = make([]PolyID, ncells)
-		for i := range m.cell {
-			m.cell[i] = -1
-		}
-	}
-	least := int32(4)
-	if f.convex {
-		least = 3
-	}
-	m.polys = make([]poly, len(f.sizes))
-	used := make([]bool, nv)
-	var e0 int64
-	ne := int64(len(f.ev))
-	for id, k := range f.sizes {
-		at := f.sizeOffset(id)
-		if k < least || int64(k) > ne-e0 {
-			return nil, &FormatError{at, fmt.Sprintf("polygon %d has %d vertices, want %d to the %d edges left", id, uint32(k), least, ne-e0)}
-		}
-		m.polys[id] = poly{e0: int32(e0), ne: k}
-		for i := e0; i < e0+int64(k); i++ {
-			if v := f.ev[i]; v < 0 || int(v) >= nv {
-				return nil, &FormatError{f.edgeOffset(int(i)), fmt.Sprintf("edge %d of polygon %d starts at vertex %d, want one of the %d", i-e0, id, uint32(v), nv)}
-			}
-			if nb := f.enb[i]; nb < -1 || int(nb) >= len(f.sizes) || int(nb) == id {
-				return nil, &FormatError{f.edgeOffset(int(i)) + 4, fmt.Sprintf("edge %d of polygon %d has neighbour %d, want −1 or another of the %d polygons", i-e0, id, nb, len(f.sizes))}
-			}
-			used[f.ev[i]] = true
-		}
-		check := m.checkRect
-		if f.convex {
-			check = m.checkConvex
-		}
-		if msg := check(m.polys[id]); msg != "" {
-			return nil, &FormatError{at, fmt.Sprintf("polygon %d %s", id, msg)}
-		}
-		e0 += int64(k)
-	}
-	if e0 != ne {
-		return nil, &FormatError{40, fmt.Sprintf("%d edges, but the polygon sizes add up to %d", ne, e0)}
-	}
-	if i := slices.Index(used, false); i >= 0 {
-		return nil, &FormatError{f.vertOffset(i), fmt.Sprintf("vertex %d is a corner of no polygon", i)}
-	}
-
-	if f.convex {
-		return f.convexMesh(m, free)
-	}
-
-	// The polygons cover exactly the walkable cells, once.
-	covered := 0
-	for id, p := range m.polys {
-		lo, hi := m.bounds(p)
-		for y := int(lo[1]); y < int(hi[1]); y++ {
-			for x := int(lo[0]); x < int(hi[0]); x++ {
-				i := y*w + x
-				if f.cells[i>>3]&(1<<(i&7)) == 0 {
-					return nil, &FormatError{f.sizeOffset(id), fmt.Sprintf("polygon %d covers cell (%d,%d), which is not walkable", id, x, y)}
-				}
-				if o := m.cell[i]; o >= 0 {
-					return nil, &FormatError{f.sizeOffset(id), fmt.Sprintf("polygon %d overlaps polygon %d at cell (%d,%d)", id, o, x, y)}
-				}
-				m.cell[i] = PolyID(id)
-				covered++
-			}
-		}
-	}
-	if covered != free {
-		for i, id := range m.cell {
-			if id < 0 && f.cells[i>>3]&(1<<(i&7)) != 0 {
-				return nil, &FormatError{f.cellsAt + int64(i>>3), fmt.Sprintf("walkable cell (%d,%d) is in no polygon", i%w, i/w)}
-			}
-		}
-	}
-
-	if err := f.checkCorners(m); err != nil {
-		return nil, err
-	}
-	if err := f.link(m); err != nil {
-		return nil, err
-	}
-	m.label()
-	return m, nil
-}
-
-// checkCorners sets the corner flags of m as FromGrid does, and checks that the
-// file's agree.
-func (f *meshFile) checkCorners(m *Mesh) error {
-	m.reflex = make([]bool, len(m.verts))
-	for i, v := range m.verts {
-		m.reflex[i] = m.gridCorner(v)
-		if got := f.corners[i>>3]&(1<<(i&7)) != 0; got != m.reflex[i] {
-			return &FormatError{f.cornerAt + int64(i>>3), fmt.Sprintf("vertex %d at (%g,%g) is flagged %v as a convex corner of the walls, want %v", i, v[0], v[1], got, m.reflex[i])}
-		}
-	}
-	return nil
-}
-
-// convexMesh checks that the convex polygons of m, a mesh of source 3 whose
-// vertices and polygon shapes have been checked, cover exactly the free
-// walkable cells (see the format), and finishes it.
-func (f *meshFile) convexMesh(m *Mesh, free int) (*Mesh, error) {
-	// Twice the area, from the integer corners, in int64: a convex polygon
-	// of the grid covers at most the grid (2²⁸ cells), and there are at
-	// most 2²⁹ polygons, so the sum fits, and as int64 arithmetic wraps,
-	// large terms along the way do not spoil it: it is exact.
-	var twice int64
-	for _, p := range m.polys {
-		for i := range p.ne {
-			a, b := m.edge(p, i)
-			twice += int64(a[0])*int64(b[1]) - int64(b[0])*int64(a[1])
-		}
-	}
-	// In the package's order polygons run clockwise in the y-up sense.
-	if twice != -2*int64(free) {
-		return nil, &FormatError{36, fmt.Sprintf("the polygons' areas add up to %g, but %d cells are walkable", -float64(twice)/2, free)}
-	}
-	if len(m.polys) == 0 {
-		// The point index needs a vertex; FromGrid writes a mesh of no
-		// walkable cells as rectangles.
-		return nil, &FormatError{12, "mesh of convex polygons (source 3) without polygons: a mesh of no walkable cells is written as rectangles (source 1)"}
-	}
-	// Walls: unit cell sides, marked as covered, two bits per corner
-	// (the side to its right and the side below it).
-	w, h := m.w, m.h
-	sides := make([]uint64, (2*(w+1)*(h+1)+63)/64)
-	walls := 0
-	for id, p := range m.polys {
-		for i := range p.ne {
-			if m.enb[p.e0+i] >= 0 {
-				continue
-			}
-			a, b := m.edge(p, i)
-			at := f.edgeOffset(int(p.e0+i)) + 4
-			d := b.Sub(a)
-			if d[0] != 0 && d[1] != 0 {
-				return nil, &FormatError{at, fmt.Sprintf("edge %d of polygon %d, a wall from (%g,%g) to (%g,%g), does not run along cell sides", i, id, a[0], a[1], b[0], b[1])}
-			}
-			step := mgl64.Vec2{math.Copysign(math.Min(math.Abs(d[0]), 1), d[0]), math.Copysign(math.Min(math.Abs(d[1]), 1), d[1])}
-			for q := a; q != b; q = q.Add(step) {
-				x, y := int(q[0]), int(q[1])
-				// The polygon is on the left of the edge (y down):
-				// east of a side running south, west of one running
-				// north, north of one running east, south of one
-				// running west.
-				var in, out [2]int
-				bit := 2 * (y*(w+1) + x)
-				switch {
-				case step[1] > 0:
-					in, out = [2]int{x, y}, [2]int{x - 1, y}
-					bit++
-				case step[1] < 0:
-					in, out = [2]int{x - 1, y - 1}, [2]int{x, y - 1}
-					bit = 2*((y-1)*(w+1)+x) + 1
-				case step[0] > 0:
-					in, out = [2]int{x, y - 1}, [2]int{x, y}
-				default:
-					in, out = [2]int{x - 1, y}, [2]int{x - 1, y - 1}
-					bit = 2 * (y*(w+1) + x - 1)
-				}
-				if !m.walkableAt(in[0], in[1]) || m.walkableAt(out[0], out[1]) {
-					return nil, &FormatError{at, fmt.Sprintf("edge %d of polygon %d is a wall, but the cell sides from (%d,%d) along it do not part a walkable cell inside from a blocked one outside", i, id, x, y)}
-				}
-				if sides[bit/64]&(1<<(bit%64)) != 0 {
-					return nil, &FormatError{at, fmt.Sprintf("edge %d of polygon %d is a wall along the cell side from (%d,%d), which another wall covers too", i, id, x, y)}
-				}
-				sides[bit/64] |= 1 << (bit % 64)
-				walls++
-			}
-		}
-	}
-	boundary := 0
-	for y := range h {
-		for x := range w {
-			if !m.walkableAt(x, y) {
-				continue
-			}
-			for _, d := range steps {
-				if !m.walkableAt(x+d[0], y+d[1]) {
-					boundary++
-				}
-			}
-		}
-	}
-	if walls != boundary {
-		return nil, &FormatError{40, fmt.Sprintf("the walls cover %d cell sides, but the walkable cells have %d sides on the boundary", walls, boundary)}
-	}
-	if err := f.checkCorners(m); err != nil {
-		return nil, err
-	}
-	if err := f.link(m); err != nil {
-		return nil, err
-	}
-	m.label()
-	m.idx = newPolyIndex(m)
-	return m, nil
-}
-
-// checkRect returns what is wrong with polygon p as a polygon of a grid
-// mesh, or "": its vertices must run once round an axis-aligned rectangle,
-// counter-clockwise on screen (see the package documentation), with no
-// vertex repeated in a row and no edge turning back.
-func (m *Mesh) checkRect(p poly) string {
-	turns := 0
-	var twice float64
-	for i := range p.ne {
-		a, b := m.edge(p, i)
-		_, c := m.edge(p, (i+1)%p.ne)
-		d, e := b.Sub(a), c.Sub(b)
-		if d[0] != 0 && d[1] != 0 {
-			return fmt.Sprintf("edge %d from (%g,%g) to (%g,%g) is not axis-aligned", i, a[0], a[1], b[0], b[1])
-		}
-		if d == (mgl64.Vec2{}) {
-			return fmt.Sprintf("repeats vertex (%g,%g)", a[0], a[1])
-		}
-		switch cr := d[0]*e[1] - d[1]*e[0]; {
-		case cr > 0:
-			return fmt.Sprintf("turns right at (%g,%g): it is not convex, or not counter-clockwise on screen", b[0], b[1])
-		case cr == 0 && d.Dot(e) < 0:
-			return fmt.Sprintf("turns back at (%g,%g)", b[0], b[1])
-		case cr < 0:
-			turns++
-		}
-		twice += a[0]*b[1] - b[0]*a[1]
-	}
-	// Axis-aligned edges turning left only: each turn is a quarter, so a
-	// polygon that goes round once turns four times.
-	if turns != 4 || twice >= 0 {
-		return fmt.Sprintf("turns %d times a quarter, want 4 counter-clockwise on screen", turns)
-	}
-	return ""
-}
-
-// bounds returns the smallest and largest coordinates of p's vertices.
-func (m *Mesh) bounds(p poly) (lo, hi mgl64.Vec2) {
-	lo, hi = m.verts[m.ev[p.e0]], m.verts[m.ev[p.e0]]
-	for _, v := range m.ev[p.e0 : p.e0+p.ne] {
-		q := m.verts[v]
-		lo = mgl64.Vec2{math.Min(lo[0], q[0]), math.Min(lo[1], q[1])}
-		hi = mgl64.Vec2{math.Max(hi[0], q[0]), math.Max(hi[1], q[1])}
-	}
-	return lo, hi
-}
-
 // link checks that each edge's neighbour is the polygon across it and
 // fills the twins and portal counts, as [Mesh.twins] does for a built mesh.
-func (f *meshFile) link(m *Mesh) error {
+// across, when not nil, checks each edge, from vertex a to vertex b of
+// polygon id with neighbour nb, against what lies across it: what it
+// returns, when not "", is what is wrong.
+func (f *meshFile) link(m *Mesh, across func(id PolyID, a, b int32, nb PolyID) string) error {
 	type dirEdge struct {
 		a, b int32 // vertices, in the polygon's order
 		e    int32 // index into ev
@@ -1016,10 +533,10 @@ func (f *meshFile) link(m *Mesh) error {
 			case nb >= 0 && m.enb[t] != PolyID(id):
 				return &FormatError{at, fmt.Sprintf("edge %d of polygon %d has neighbour %d, whose same edge has neighbour %d", i, id, nb, m.enb[t])}
 			}
-			if m.cell == nil {
-				// A mesh built from polygons has no cells to check.
-			} else if msg := m.across(PolyID(id), a, b, nb); msg != "" {
-				return &FormatError{at, fmt.Sprintf("edge %d of polygon %d %s", i, id, msg)}
+			if across != nil {
+				if msg := across(PolyID(id), a, b, nb); msg != "" {
+					return &FormatError{at, fmt.Sprintf("edge %d of polygon %d %s", i, id, msg)}
+				}
 			}
 			m.etwin[e] = -1
 			if nb >= 0 {
@@ -1030,37 +547,4 @@ func (f *meshFile) link(m *Mesh) error {
 	}
 	m.nport /= 2
 	return nil
-}
-
-// across returns what is wrong with the cells across the edge from vertex
-// a to vertex b of polygon id, whose neighbour there is nb, or "": a wall
-// faces blocked cells or the map's edge, a portal cells of nb only.
-func (m *Mesh) across(id PolyID, a, b int32, nb PolyID) string {
-	va, vb := m.verts[a], m.verts[b]
-	ax, ay, bx, by := int(va[0]), int(va[1]), int(vb[0]), int(vb[1])
-	// The polygon lies to the left of the edge; the cells across it, to
-	// its right: west of an edge running south, east of one running
-	// north, south of one running east, north of one running west.
-	var x0, y0, x1, y1 int
-	switch {
-	case ax == bx && ay < by:
-		x0, x1, y0, y1 = ax-1, ax, ay, by
-	case ax == bx:
-		x0, x1, y0, y1 = ax, ax+1, by, ay
-	case ax < bx:
-		x0, x1, y0, y1 = ax, bx, ay, ay+1
-	default:
-		x0, x1, y0, y1 = bx, ax, ay-1, ay
-	}
-	for y := y0; y < y1; y++ {
-		for x := x0; x < x1; x++ {
-			if c := m.cellPoly(x, y); c != nb {
-				if nb < 0 {
-					return fmt.Sprintf("is a wall, but cell (%d,%d) across it is in polygon %d", x, y, c)
-				}
-				return fmt.Sprintf("has neighbour %d, but cell (%d,%d) across it is in polygon %d", nb, x, y, c)
-			}
-		}
-	}
-	return ""
 }

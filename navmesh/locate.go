@@ -3,137 +3,158 @@ package navmesh
 import (
 	"math"
 
+	"github.com/cairn-nav/cairn/navmesh/internal/bucket"
+	"github.com/cairn-nav/cairn/navmesh/internal/geom"
 	"github.com/go-gl/mathgl/mgl64"
 )
 
-// buckets is a uniform grid of buckets over a box, each listing items.
-type buckets struct {
-	min    mgl64.Vec2
-	scale  mgl64.Vec2 // buckets per unit of length along x and y
-	step   float64    // the lesser side of a bucket
-	nx, ny int
-	start  []int32 // bucket i lists items[start[i]:start[i+1]]
-	items  []int32
+// locator finds the polygons of a mesh that hold a point, for Locate,
+// appendAround and Nearest: the cell index of a mesh of rectangles, or the
+// polygon index of a mesh of convex polygons. Its methods take the mesh
+// they index, do not allocate, and are safe for concurrent use.
+type locator interface {
+	// around returns the first polygon that holds p at or after position
+	// from of the locator's candidates for p, and the position to go on
+	// from; −1 when there is none. From position 0 on, it lists each
+	// polygon that holds p once. (A cursor rather than a slice to append
+	// to: a slice passed through an interface escapes to the heap, and
+	// Raycast's buffer is on its stack.)
+	around(m *Mesh, p mgl64.Vec2, from int) (PolyID, int)
+	// nearest returns the polygon nearest to p, which is off the mesh, and
+	// its point nearest to p. The mesh has a polygon, and p no NaN.
+	nearest(m *Mesh, p mgl64.Vec2) (PolyID, mgl64.Vec2)
+	// bounds returns a box that holds the mesh.
+	bounds() geom.Box
 }
 
-// newBuckets returns an empty grid of about n buckets over b, their shape
-// as near square as b allows.
-func newBuckets(b box, n int) buckets {
-	n = max(n, 1)
-	w, h := b.max[0]-b.min[0], b.max[1]-b.min[1]
-	nx, ny := 1, 1
-	switch {
-	case w > 0 && h > 0:
-		nx = int(math.Round(math.Sqrt(float64(n) * w / h)))
-		nx = min(max(nx, 1), n)
-		ny = min(max(int(math.Ceil(float64(n)/float64(nx))), 1), n)
-	case w > 0:
-		nx = n
-	case h > 0:
-		ny = n
+// cellIndex locates points on a mesh of rectangles cut from a grid of w×h
+// cells: the polygon covering each cell, −1 for blocked cells, in
+// row-major order.
+type cellIndex struct {
+	w, h int
+	cell []PolyID
+}
+
+// newCellIndex returns the index of a w×h grid with no cell covered.
+func newCellIndex(w, h int) *cellIndex {
+	c := &cellIndex{w: w, h: h, cell: make([]PolyID, w*h)}
+	for i := range c.cell {
+		c.cell[i] = -1
 	}
-	g := buckets{min: b.min, nx: nx, ny: ny, step: math.Inf(1)}
-	if w > 0 {
-		g.scale[0] = float64(nx) / w
-		g.step = w / float64(nx)
+	return c
+}
+
+// poly returns the polygon covering cell (x, y), or −1.
+func (c *cellIndex) poly(x, y int) PolyID {
+	if uint(x) >= uint(c.w) || uint(y) >= uint(c.h) {
+		return -1
 	}
-	if h > 0 {
-		g.scale[1] = float64(ny) / h
-		g.step = math.Min(g.step, h/float64(ny))
+	return c.cell[y*c.w+x]
+}
+
+// holding returns the distinct polygons that contain p: those of the cells
+// whose closed squares hold p, at most four.
+func (c *cellIndex) holding(p mgl64.Vec2) (ps [4]PolyID, n int) {
+	x, y := p[0], p[1]
+	if !(x >= 0 && y >= 0 && x <= float64(c.w) && y <= float64(c.h)) {
+		return ps, 0 // also NaN
 	}
-	return g
-}
-
-// col and row return the bucket column and row of x and y, clamped to the
-// grid. Both are monotone, so a bucket range computed from a bounding box
-// holds the bucket of every point in it.
-func (g *buckets) col(x float64) int {
-	return min(max(int((x-g.min[0])*g.scale[0]), 0), g.nx-1)
-}
-
-func (g *buckets) row(y float64) int {
-	return min(max(int((y-g.min[1])*g.scale[1]), 0), g.ny-1)
-}
-
-func (g *buckets) index(x, y int) int { return y*g.nx + x }
-
-// cell returns the items of bucket (x, y).
-func (g *buckets) cell(x, y int) []int32 {
-	i := g.index(x, y)
-	return g.items[g.start[i]:g.start[i+1]]
-}
-
-// margin returns a distance far above the rounding error of positions in
-// a box of magnitude mag divided into buckets of side step: rasterising
-// with it never misses a bucket that a segment or polygon touches.
-func margin(step, mag float64) float64 {
-	if math.IsInf(step, 1) {
-		return 1e-12 * mag
-	}
-	return 1e-9*step + 1e-12*mag
-}
-
-// band returns the y range of bucket row y, grown by margin.
-func (g *buckets) band(y int, margin float64) (y0, y1 float64) {
-	if g.scale[1] == 0 {
-		return math.Inf(-1), math.Inf(1)
-	}
-	return g.min[1] + float64(y)/g.scale[1] - margin, g.min[1] + float64(y+1)/g.scale[1] + margin
-}
-
-// segment calls visit with every bucket that segment a–b may pass through:
-// row by row, the columns of the piece of the segment in the row's band,
-// each grown by margin. A point of the segment is always in one of them.
-func (g *buckets) segment(a, b mgl64.Vec2, margin float64, visit func(int)) {
-	lo := mgl64.Vec2{math.Min(a[0], b[0]), math.Min(a[1], b[1])}
-	hi := mgl64.Vec2{math.Max(a[0], b[0]), math.Max(a[1], b[1])}
-	for y := g.row(lo[1] - margin); y <= g.row(hi[1]+margin); y++ {
-		y0, y1 := g.band(y, margin)
-		y0, y1 = math.Max(y0, lo[1]), math.Min(y1, hi[1])
-		x0, x1 := lo[0], hi[0]
-		if a[1] != b[1] {
-			s := (b[0] - a[0]) / (b[1] - a[1])
-			u, v := a[0]+(y0-a[1])*s, a[0]+(y1-a[1])*s
-			x0, x1 = math.Max(math.Min(u, v), lo[0]), math.Min(math.Max(u, v), hi[0])
+	cx, cy := int(x), int(y)
+	// A point on a cell's left or top edge also touches the cell before.
+	onX, onY := float64(cx) == x, float64(cy) == y
+cells:
+	for _, d := range [4][2]int{{0, 0}, {-1, 0}, {0, -1}, {-1, -1}} {
+		if (d[0] != 0 && !onX) || (d[1] != 0 && !onY) {
+			continue
 		}
-		for x := g.col(x0 - margin); x <= g.col(x1+margin); x++ {
-			visit(g.index(x, y))
+		id := c.poly(cx+d[0], cy+d[1])
+		if id < 0 {
+			continue
+		}
+		for _, q := range ps[:n] {
+			if q == id {
+				continue cells
+			}
+		}
+		ps[n] = id
+		n++
+	}
+	return ps, n
+}
+
+// around returns polygon from of those that hold p, and from+1; −1 when
+// there is none.
+func (c *cellIndex) around(_ *Mesh, p mgl64.Vec2, from int) (PolyID, int) {
+	ps, n := c.holding(p)
+	if from >= n {
+		return -1, n
+	}
+	return ps[from], from + 1
+}
+
+func (c *cellIndex) bounds() geom.Box {
+	return geom.Box{Max: mgl64.Vec2{float64(c.w), float64(c.h)}}
+}
+
+// nearest searches rings of cells round the cell under p's projection q
+// onto the grid's rectangle. Projection onto a convex set does not
+// lengthen distances, so every cell r rings away is at least r−1 from q,
+// hence from p.
+func (c *cellIndex) nearest(_ *Mesh, p mgl64.Vec2) (PolyID, mgl64.Vec2) {
+	cx := min(max(int(math.Floor(math.Min(p[0], float64(c.w)))), 0), c.w-1)
+	cy := min(max(int(math.Floor(math.Min(p[1], float64(c.h)))), 0), c.h-1)
+	best, bestID, bestAt := math.Inf(1), PolyID(-1), p
+	try := func(x, y int) {
+		id := c.poly(x, y)
+		if id < 0 {
+			return
+		}
+		q := mgl64.Vec2{
+			math.Min(math.Max(p[0], float64(x)), float64(x+1)),
+			math.Min(math.Max(p[1], float64(y)), float64(y+1)),
+		}
+		if d := q.Sub(p).Len(); d < best || bestID < 0 {
+			best, bestID, bestAt = d, id, q
+		}
+	}
+	spiral(cx, cy, max(c.w, c.h), func(r int) bool { return float64(r-1) < best }, try)
+	return bestID, bestAt
+}
+
+// spiral calls try with the cells of the square rings round cell (cx, cy),
+// ring by ring from ring 0, the cell itself, to ring n, for as long as
+// more(r) holds for the ring r to come.
+func spiral(cx, cy, n int, more func(r int) bool, try func(x, y int)) {
+	for r := 0; r <= n && more(r); r++ {
+		if r == 0 {
+			try(cx, cy)
+			continue
+		}
+		for x := cx - r; x <= cx+r; x++ {
+			try(x, cy-r)
+			try(x, cy+r)
+		}
+		for y := cy - r + 1; y < cy+r; y++ {
+			try(cx-r, y)
+			try(cx+r, y)
 		}
 	}
 }
 
-// fill lists the items: visit calls emit(bucket, item) for each, and is
-// called twice, to count and to place.
-func (g *buckets) fill(visit func(emit func(int, int32))) {
-	g.start = make([]int32, g.nx*g.ny+1)
-	visit(func(b int, _ int32) { g.start[b+1]++ })
-	for i := 1; i < len(g.start); i++ {
-		g.start[i] += g.start[i-1]
-	}
-	g.items = make([]int32, g.start[len(g.start)-1])
-	at := make([]int32, g.nx*g.ny)
-	copy(at, g.start)
-	visit(func(b int, item int32) {
-		g.items[at[b]] = item
-		at[b]++
-	})
-}
-
-// polyIndex locates points on a mesh built from polygons: a bucket grid
+// polyIndex locates points on a mesh of convex polygons: a bucket grid
 // over the mesh's bounding box, about one bucket per polygon, each listing
 // the polygons that overlap it. A point is then tested exactly against the
 // few polygons of its bucket.
 type polyIndex struct {
-	buckets
-	bounds box
+	bucket.Grid
+	box geom.Box
 }
 
 func newPolyIndex(m *Mesh) *polyIndex {
 	x := &polyIndex{}
-	x.bounds = box{m.verts[0], m.verts[0]}
+	x.box = geom.Box{Min: m.verts[0], Max: m.verts[0]}
 	for _, v := range m.verts {
-		x.bounds.min = mgl64.Vec2{math.Min(x.bounds.min[0], v[0]), math.Min(x.bounds.min[1], v[1])}
-		x.bounds.max = mgl64.Vec2{math.Max(x.bounds.max[0], v[0]), math.Max(x.bounds.max[1], v[1])}
+		x.box = x.box.Grow(v)
 	}
 	// About one bucket per polygon; but a polygon is listed in every
 	// bucket it crosses, and long thin ones (fans of slivers, from a file
@@ -145,14 +166,14 @@ func newPolyIndex(m *Mesh) *polyIndex {
 	// more than a pass over the edges, not the entries it would list.
 	budget := 8*len(m.ev) + 1024
 	for n := len(m.polys); ; n = max(n/4, 1) {
-		x.buckets = newBuckets(x.bounds, n)
+		x.Grid = bucket.New(x.box, n)
 		total := 0
 		x.visitPolys(m, func(int, int32) bool { total++; return total <= budget })
 		if total <= budget || n == 1 {
 			break
 		}
 	}
-	x.fill(func(emit func(int, int32)) {
+	x.Fill(func(emit func(int, int32)) {
 		x.visitPolys(m, func(b int, id int32) bool { emit(b, id); return true })
 	})
 	return x
@@ -161,7 +182,7 @@ func newPolyIndex(m *Mesh) *polyIndex {
 // visitPolys calls emit(bucket, polygon) for each bucket each polygon of m
 // overlaps (with a margin for rounding), until emit returns false.
 func (x *polyIndex) visitPolys(m *Mesh, emit func(int, int32) bool) {
-	mg := margin(x.step, x.bounds.mag())
+	mg := bucket.Margin(x.Step, x.box.Mag())
 	for id, p := range m.polys {
 		// Row by row, the columns of the polygon's piece in the
 		// row's band: its vertices there and its edges' crossings
@@ -171,8 +192,8 @@ func (x *polyIndex) visitPolys(m *Mesh, emit func(int, int32) bool) {
 		for _, v := range vs {
 			lo, hi = math.Min(lo, m.verts[v][1]), math.Max(hi, m.verts[v][1])
 		}
-		for by := x.row(lo - mg); by <= x.row(hi+mg); by++ {
-			y0, y1 := x.band(by, mg)
+		for by := x.Row(lo - mg); by <= x.Row(hi+mg); by++ {
+			y0, y1 := x.Band(by, mg)
 			x0, x1 := math.Inf(1), math.Inf(-1)
 			for i := range p.ne {
 				a, b := m.edge(p, i)
@@ -189,8 +210,8 @@ func (x *polyIndex) visitPolys(m *Mesh, emit func(int, int32) bool) {
 			if x0 > x1 {
 				continue
 			}
-			for bx := x.col(x0 - mg); bx <= x.col(x1+mg); bx++ {
-				if !emit(x.index(bx, by), int32(id)) {
+			for bx := x.Col(x0 - mg); bx <= x.Col(x1+mg); bx++ {
+				if !emit(x.Index(bx, by), int32(id)) {
 					return
 				}
 			}
@@ -202,38 +223,30 @@ func (x *polyIndex) visitPolys(m *Mesh, emit func(int, int32) bool) {
 func (m *Mesh) contains(id PolyID, p mgl64.Vec2) bool {
 	q := m.polys[id]
 	for i := range q.ne {
-		if a, b := m.edge(q, i); orient(a, b, p) > 0 {
+		if a, b := m.edge(q, i); geom.Orient(a, b, p) > 0 {
 			return false
 		}
 	}
 	return true
 }
 
-// appendAround appends the polygons that hold p to dst.
-func (x *polyIndex) appendAround(m *Mesh, dst []PolyID, p mgl64.Vec2) []PolyID {
-	if !x.bounds.holds(p) {
-		return dst // also NaN
+// around returns the first polygon at or after position from of p's
+// bucket that holds p, and the position after it; −1 when there is none.
+func (x *polyIndex) around(m *Mesh, p mgl64.Vec2, from int) (PolyID, int) {
+	if !x.box.Holds(p) {
+		return -1, 0 // also NaN
 	}
-	for _, id := range x.cell(x.col(p[0]), x.row(p[1])) {
-		if m.contains(PolyID(id), p) {
-			dst = append(dst, PolyID(id))
+	ids := x.Bucket(x.Point(p))
+	for i := from; i < len(ids); i++ {
+		if m.contains(PolyID(ids[i]), p) {
+			return PolyID(ids[i]), i + 1
 		}
 	}
-	return dst
+	return -1, len(ids)
 }
 
-// locate returns a polygon that holds p.
-func (x *polyIndex) locate(m *Mesh, p mgl64.Vec2) (PolyID, bool) {
-	if !x.bounds.holds(p) {
-		return -1, false
-	}
-	for _, id := range x.cell(x.col(p[0]), x.row(p[1])) {
-		if m.contains(PolyID(id), p) {
-			return PolyID(id), true
-		}
-	}
-	return -1, false
-}
+// bounds returns the bounding box of the mesh's vertices.
+func (x *polyIndex) bounds() geom.Box { return x.box }
 
 // nearest returns the polygon nearest to p, which is off the mesh, and
 // its point nearest to p, searching rings of buckets round the bucket of
@@ -242,36 +255,23 @@ func (x *polyIndex) locate(m *Mesh, p mgl64.Vec2) (PolyID, bool) {
 // nearer p than (r−1)·step.
 func (x *polyIndex) nearest(m *Mesh, p mgl64.Vec2) (PolyID, mgl64.Vec2) {
 	q := mgl64.Vec2{
-		math.Min(math.Max(p[0], x.bounds.min[0]), x.bounds.max[0]),
-		math.Min(math.Max(p[1], x.bounds.min[1]), x.bounds.max[1]),
+		math.Min(math.Max(p[0], x.box.Min[0]), x.box.Max[0]),
+		math.Min(math.Max(p[1], x.box.Min[1]), x.box.Max[1]),
 	}
-	cx, cy := x.col(q[0]), x.row(q[1])
+	cx, cy := x.Col(q[0]), x.Row(q[1])
 	best, bestID, bestAt := math.Inf(1), PolyID(-1), p
 	try := func(bx, by int) {
-		if bx < 0 || by < 0 || bx >= x.nx || by >= x.ny {
+		if bx < 0 || by < 0 || bx >= x.NX || by >= x.NY {
 			return
 		}
-		for _, id := range x.cell(bx, by) {
+		for _, id := range x.Cell(bx, by) {
 			at := m.closest(PolyID(id), p)
-			if d := dist(at, p); d < best || bestID < 0 {
+			if d := geom.Dist(at, p); d < best || bestID < 0 {
 				best, bestID, bestAt = d, PolyID(id), at
 			}
 		}
 	}
-	for r := 0; r <= max(x.nx, x.ny) && float64(r-1)*x.step < best; r++ {
-		if r == 0 {
-			try(cx, cy)
-			continue
-		}
-		for bx := cx - r; bx <= cx+r; bx++ {
-			try(bx, cy-r)
-			try(bx, cy+r)
-		}
-		for by := cy - r + 1; by < cy+r; by++ {
-			try(cx-r, by)
-			try(cx+r, by)
-		}
-	}
+	spiral(cx, cy, max(x.NX, x.NY), func(r int) bool { return float64(r-1)*x.Step < best }, try)
 	return bestID, bestAt
 }
 
@@ -294,7 +294,7 @@ func (m *Mesh) closest(id PolyID, p mgl64.Vec2) mgl64.Vec2 {
 		if t == 1 {
 			c = b
 		}
-		if e := dist(c, p); e < best {
+		if e := geom.Dist(c, p); e < best {
 			best, bestAt = e, c
 		}
 	}

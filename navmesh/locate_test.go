@@ -3,6 +3,8 @@ package navmesh
 import (
 	"testing"
 
+	"github.com/cairn-nav/cairn/navmesh/internal/bucket"
+	"github.com/cairn-nav/cairn/navmesh/internal/geom"
 	"github.com/go-gl/mathgl/mgl64"
 )
 
@@ -20,8 +22,8 @@ func TestVisitPolysStops(t *testing.T) {
 		m.polys = append(m.polys, poly{e0: int32(len(m.ev)), ne: 3})
 		m.ev = append(m.ev, 0, i+1, i+2)
 	}
-	x := &polyIndex{bounds: box{mgl64.Vec2{0, 0}, mgl64.Vec2{n, 1}}}
-	x.buckets = newBuckets(x.bounds, n)
+	x := &polyIndex{box: geom.Box{Min: mgl64.Vec2{0, 0}, Max: mgl64.Vec2{n, 1}}}
+	x.Grid = bucket.New(x.box, n)
 	all := 0
 	x.visitPolys(m, func(int, int32) bool { all++; return true })
 	if all < n*n/4 {
@@ -35,7 +37,7 @@ func TestVisitPolysStops(t *testing.T) {
 		}
 	}
 	idx := newPolyIndex(m)
-	if budget := 8*len(m.ev) + 1024; len(idx.items) > budget {
-		t.Errorf("the index lists %d entries, more than the budget %d", len(idx.items), budget)
+	if budget := 8*len(m.ev) + 1024; idx.Entries() > budget {
+		t.Errorf("the index lists %d entries, more than the budget %d", idx.Entries(), budget)
 	}
 }

@@ -109,6 +109,7 @@ type Neighbor struct {
 // Mesh is an immutable set of convex polygons with shared-edge adjacency.
 // Its methods are safe for concurrent use.
 type Mesh struct {
+	kind   meshKind
 	verts  []mgl64.Vec2 // distinct vertices
 	reflex []bool       // per vertex: a convex corner of the walls
 	polys  []poly
@@ -120,22 +121,40 @@ type Mesh struct {
 	etwin []int32
 	nport int
 
-	// The cell index of a grid-built mesh: the polygon covering each cell,
-	// −1 for blocked cells, in row-major order.
+	// The grid a mesh of kind rectMesh or convexGridMesh was built from:
+	// its size, and its walkable cells (those the mesh covers), a bit per
+	// cell in row-major order; zero and nil for a mesh from polygons.
 	w, h int
-	cell []PolyID
-	// The point-location index of a mesh of convex polygons; nil for a
-	// mesh of rectangles.
-	idx *polyIndex
-	// The walkable cells of a mesh of convex polygons built from a grid,
-	// a bit per cell in row-major order; nil otherwise.
 	walk []uint64
+	// loc locates points: the cell index of a mesh of rectangles, the
+	// polygon index of a mesh of convex polygons; nil for the zero Mesh.
+	loc locator
 
 	// Bridge pruning (see bridges): per edge, whether it is a bridge; per
 	// polygon, its depth-first number and the last number of its subtree.
 	bridge   []bool
 	pre, end []int32
 }
+
+// meshKind says how a mesh was built, which decides how it is written and
+// checked when read (see file.go) and how it locates points (loc).
+type meshKind uint8
+
+const (
+	// The zero kind is the zero Mesh's: no polygons, and it cannot be
+	// written.
+	_ meshKind = iota
+	// rectMesh is the rectangles of a grid's cells ([FromGrid] with
+	// Options.Rectangles, or a grid without free cells), located by a
+	// cell index: file source 1.
+	rectMesh
+	// convexGridMesh is the convex polygons FromGrid makes of a grid's
+	// rectangles, located by a polygon index: file source 3.
+	convexGridMesh
+	// polygonMesh is the convex polygons [FromPolygons] makes, eroded or
+	// not, with no grid, located by a polygon index: file source 2.
+	polygonMesh
+)
 
 type poly struct {
 	e0, ne int32
@@ -195,72 +214,34 @@ func (m *Mesh) Connected(a, b PolyID) bool {
 // Locate returns a polygon that contains p and true, or −1 and false when p
 // is not on the mesh. A point on an edge or vertex shared by several
 // polygons may be reported in any of them. It costs O(1) and does not
-// allocate: on a grid mesh it looks up the cell under p; on a mesh built
-// from polygons it tests p exactly against the few polygons of its bucket.
+// allocate: on a mesh of rectangles it looks up the cell under p; on a
+// mesh of convex polygons it tests p exactly against the few polygons of
+// its bucket.
 func (m *Mesh) Locate(p mgl64.Vec2) (PolyID, bool) {
-	if m.idx != nil {
-		return m.idx.locate(m, p)
+	if m.loc == nil {
+		return -1, false // the zero Mesh
 	}
-	ps, n := m.around(p)
-	if n == 0 {
-		return -1, false
-	}
-	return ps[0], true
+	id, _ := m.loc.around(m, p, 0)
+	return id, id >= 0
 }
 
 // appendAround appends the distinct polygons that contain p to dst.
 func (m *Mesh) appendAround(dst []PolyID, p mgl64.Vec2) []PolyID {
-	if m.idx != nil {
-		return m.idx.appendAround(m, dst, p)
+	if m.loc == nil {
+		return dst
 	}
-	ps, n := m.around(p)
-	return append(dst, ps[:n]...)
-}
-
-// around returns the distinct polygons of a grid mesh that contain p:
-// those of the cells whose closed squares hold p, at most four.
-func (m *Mesh) around(p mgl64.Vec2) (ps [4]PolyID, n int) {
-	x, y := p[0], p[1]
-	if !(x >= 0 && y >= 0 && x <= float64(m.w) && y <= float64(m.h)) {
-		return ps, 0 // also NaN
+	for id, next := m.loc.around(m, p, 0); id >= 0; id, next = m.loc.around(m, p, next) {
+		dst = append(dst, id)
 	}
-	cx, cy := int(x), int(y)
-	// A point on a cell's left or top edge also touches the cell before.
-	onX, onY := float64(cx) == x, float64(cy) == y
-cells:
-	for _, d := range [4][2]int{{0, 0}, {-1, 0}, {0, -1}, {-1, -1}} {
-		if (d[0] != 0 && !onX) || (d[1] != 0 && !onY) {
-			continue
-		}
-		id := m.cellPoly(cx+d[0], cy+d[1])
-		if id < 0 {
-			continue
-		}
-		for _, q := range ps[:n] {
-			if q == id {
-				continue cells
-			}
-		}
-		ps[n] = id
-		n++
-	}
-	return ps, n
-}
-
-// cellPoly returns the polygon covering cell (x, y), or −1.
-func (m *Mesh) cellPoly(x, y int) PolyID {
-	if uint(x) >= uint(m.w) || uint(y) >= uint(m.h) {
-		return -1
-	}
-	return m.cell[y*m.w+x]
+	return dst
 }
 
 // Nearest returns the polygon closest to p and the point of it closest to p:
 // p itself when p is on the mesh. On an empty mesh, or for a p with a NaN
 // coordinate, it returns −1 and p. It searches rings of cells (on a mesh
-// built from polygons, of buckets) around p, so it costs O(1) on the mesh
+// of convex polygons, of buckets) around p, so it costs O(1) on the mesh
 // and O(d²) for a point d cells or buckets away from it; it does not
-// allocate. On a mesh built from polygons the point off the mesh is
+// allocate. On a mesh of convex polygons the point off the mesh is
 // computed in floating point, so it may lie off its polygon by rounding.
 func (m *Mesh) Nearest(p mgl64.Vec2) (PolyID, mgl64.Vec2) {
 	if id, ok := m.Locate(p); ok {
@@ -269,41 +250,5 @@ func (m *Mesh) Nearest(p mgl64.Vec2) (PolyID, mgl64.Vec2) {
 	if len(m.polys) == 0 || math.IsNaN(p[0]) || math.IsNaN(p[1]) {
 		return -1, p
 	}
-	if m.idx != nil {
-		return m.idx.nearest(m, p)
-	}
-	// Start from the cell under p's projection q onto the grid's rectangle.
-	// Projection onto a convex set does not lengthen distances, so every
-	// cell r rings away is at least r−1 from q, hence from p.
-	cx := min(max(int(math.Floor(math.Min(p[0], float64(m.w)))), 0), m.w-1)
-	cy := min(max(int(math.Floor(math.Min(p[1], float64(m.h)))), 0), m.h-1)
-	best, bestID, bestAt := math.Inf(1), PolyID(-1), p
-	try := func(x, y int) {
-		id := m.cellPoly(x, y)
-		if id < 0 {
-			return
-		}
-		c := mgl64.Vec2{
-			math.Min(math.Max(p[0], float64(x)), float64(x+1)),
-			math.Min(math.Max(p[1], float64(y)), float64(y+1)),
-		}
-		if d := c.Sub(p).Len(); d < best || bestID < 0 {
-			best, bestID, bestAt = d, id, c
-		}
-	}
-	for r := 0; r <= max(m.w, m.h) && float64(r-1) < best; r++ {
-		if r == 0 {
-			try(cx, cy)
-			continue
-		}
-		for x := cx - r; x <= cx+r; x++ {
-			try(x, cy-r)
-			try(x, cy+r)
-		}
-		for y := cy - r + 1; y < cy+r; y++ {
-			try(cx-r, y)
-			try(cx+r, y)
-		}
-	}
-	return bestID, bestAt
+	return m.loc.nearest(m, p)
 }

@@ -1,11 +1,12 @@
 package navmesh
 
 import (
-	"cmp"
+	"errors"
 	"fmt"
-	"math"
 	"slices"
 
+	"github.com/cairn-nav/cairn/navmesh/internal/geom"
+	"github.com/cairn-nav/cairn/navmesh/internal/tri"
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/paulmach/orb"
 )
@@ -108,6 +109,12 @@ func FromPolygon(pg orb.Polygon, opt Options) (*Mesh, error) {
 // measures inputs of about 5,000 points: a spiky star, and a star with
 // about 1,000 small holes.
 func FromPolygons(mp orb.MultiPolygon, opt Options) (*Mesh, error) {
+	return fromPolygons(mp, opt, tri.Options{})
+}
+
+// fromPolygons is FromPolygons with the triangulator's options, which
+// tests set.
+func fromPolygons(mp orb.MultiPolygon, opt Options, topt tri.Options) (*Mesh, error) {
 	if err := checkRadius(opt.Radius); err != nil {
 		return nil, err
 	}
@@ -115,22 +122,15 @@ func FromPolygons(mp orb.MultiPolygon, opt Options) (*Mesh, error) {
 	if err != nil {
 		return nil, err
 	}
-	var tris [][3]int32
-	for i := range mp {
-		rs := in.rings[in.first[i]:in.first[i+1]]
-		outer := in.walk(rs[0])
-		holes := make([][]int32, len(rs)-1)
-		for k := range holes {
-			holes[k] = in.walk(rs[k+1])
+	ts, err := tri.Triangulate(in.input(topt))
+	if err != nil {
+		e, ok := errors.AsType[*tri.Error](err)
+		if !ok {
+			return nil, fmt.Errorf("navmesh: %w", err) // cannot happen
 		}
-		if tris, err = triangulate(in.verts, outer, holes, tris); err != nil {
-			return nil, &PolygonError{Polygon: i, Ring: -1, Problem: err.Error()}
-		}
+		return nil, &PolygonError{Polygon: e.Polygon, Ring: -1, Problem: e.Problem}
 	}
-	adj := triangleNeighbors(len(in.verts), tris)
-	delaunay(in.verts, tris, adj)
-	f := mergeConvex(in.verts, tris, adj)
-	m := in.mesh(f)
+	m := in.mesh(tri.Merge(in.verts, ts))
 	if opt.Radius > 0 {
 		return erodePolygons(in, m, opt)
 	}
@@ -168,415 +168,23 @@ func (in *polyIn) walk(r ringIn) []int32 {
 	return vs
 }
 
-// readPolygons validates mp; see FromPolygons for the rules.
-func readPolygons(mp orb.MultiPolygon) (*polyIn, error) {
-	if len(mp) == 0 {
-		return nil, fmt.Errorf("navmesh: no polygons")
-	}
-	in := &polyIn{}
-	for i, pg := range mp {
-		in.first = append(in.first, len(in.rings))
-		if len(pg) == 0 {
-			return nil, &PolygonError{Polygon: i, Ring: -1, Problem: "no outer ring"}
+// input returns what the triangulator cuts: for each polygon of in, its
+// rings with the walkable area on the left (see walk).
+func (in *polyIn) input(opt tri.Options) tri.Input {
+	t := tri.Input{Pos: in.verts, Polygons: make([]tri.Polygon, len(in.first)-1), Options: opt}
+	for i := range t.Polygons {
+		rs := in.rings[in.first[i]:in.first[i+1]]
+		pg := tri.Polygon{Outer: in.walk(rs[0]), Holes: make([][]int32, len(rs)-1)}
+		for k := range pg.Holes {
+			pg.Holes[k] = in.walk(rs[k+1])
 		}
-		for k, r := range pg {
-			fail := func(format string, a ...any) error {
-				return &PolygonError{Polygon: i, Ring: k, Problem: fmt.Sprintf(format, a...)}
-			}
-			if n := len(r); n >= 2 && r[0] == r[n-1] {
-				r = r[:n-1]
-			}
-			for j, p := range r {
-				for _, c := range p {
-					if math.IsNaN(c) || math.IsInf(c, 0) {
-						return nil, fail("point %d %s is not finite", j, at(p))
-					}
-					if a := math.Abs(c); a != 0 && (a < minCoord || a > maxCoord) {
-						return nil, fail("point %d %s: coordinate out of range (0, or magnitude 1e-100 to 1e100)", j, at(p))
-					}
-				}
-			}
-			if len(r) < 3 {
-				return nil, fail("%d points, want at least 3", len(r))
-			}
-			if len(in.verts)+len(r) > math.MaxInt32/4 {
-				return nil, fail("too many points")
-			}
-			if a, b, ok := repeated(r); ok {
-				return nil, fail("points %d and %d are both %s", a, b, at(r[a]))
-			}
-			collinear := true
-			for j := 2; j < len(r) && collinear; j++ {
-				collinear = orient(vec(r[0]), vec(r[1]), vec(r[j])) == 0
-			}
-			if collinear {
-				return nil, fail("zero area: all points on one line")
-			}
-			in.rings = append(in.rings, ringIn{first: int32(len(in.verts)), n: int32(len(r)), hole: k > 0})
-			in.ids = append(in.ids, [2]int{i, k})
-			for _, p := range r {
-				in.verts = append(in.verts, vec(p))
-			}
-		}
+		t.Polygons[i] = pg
 	}
-	in.first = append(in.first, len(in.rings))
-	if err := in.checkSegments(); err != nil {
-		return nil, err
-	}
-	for ri := range in.rings {
-		in.rings[ri].ccw = in.ccw(in.rings[ri])
-	}
-	if err := in.checkNesting(); err != nil {
-		return nil, err
-	}
-	return in, nil
-}
-
-func vec(p orb.Point) mgl64.Vec2 { return mgl64.Vec2{p[0], p[1]} }
-
-// at formats a point for messages.
-func at(p [2]float64) string { return fmt.Sprintf("(%g, %g)", p[0], p[1]) }
-
-// repeated returns the first pair of indices a < b with r[a] == r[b].
-func repeated(r orb.Ring) (a, b int, ok bool) {
-	idx := make([]int, len(r))
-	for j := range idx {
-		idx[j] = j
-	}
-	slices.SortFunc(idx, func(x, y int) int {
-		if c := cmp.Compare(r[x][0], r[y][0]); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(r[x][1], r[y][1]); c != 0 {
-			return c
-		}
-		return cmp.Compare(x, y)
-	})
-	found := false
-	for j := 1; j < len(idx); j++ {
-		if r[idx[j]] == r[idx[j-1]] {
-			x, y := idx[j-1], idx[j]
-			if !found || x < a || (x == a && y < b) {
-				a, b, found = x, y, true
-			}
-		}
-	}
-	return a, b, found
-}
-
-// point returns point j of ring ri, indices taken round the ring.
-func (in *polyIn) point(ri int, j int32) mgl64.Vec2 {
-	r := in.rings[ri]
-	return in.verts[r.first+(j%r.n+r.n)%r.n]
-}
-
-// ccw reports whether ring r runs counter-clockwise (y up). Its least
-// vertex in (x, y) order is a strict corner of the convex hull, so the turn
-// there decides; validated rings have no turn back on themselves.
-func (in *polyIn) ccw(r ringIn) bool {
-	lo := r.first
-	for v := r.first + 1; v < r.first+r.n; v++ {
-		if p, q := in.verts[v], in.verts[lo]; p[0] < q[0] || (p[0] == q[0] && p[1] < q[1]) {
-			lo = v
-		}
-	}
-	prev, next := lo-1, lo+1
-	if lo == r.first {
-		prev = r.first + r.n - 1
-	}
-	if next == r.first+r.n {
-		next = r.first
-	}
-	return orient(in.verts[prev], in.verts[lo], in.verts[next]) > 0
-}
-
-// seg is a segment of the input: from point i to point i+1 of ring ring.
-type seg struct{ ring, i int32 }
-
-// checkSegments refuses any two segments that meet, except neighbours in
-// a ring at their shared point. Candidate pairs come from a bucket grid
-// that lists each segment in the buckets it passes through, so the cost is
-// about linear for evenly spread input. Of several faults, it reports the
-// pair first in input order.
-func (in *polyIn) checkSegments() error {
-	var segs []seg
-	bx := box{in.verts[0], in.verts[0]}
-	for ri, r := range in.rings {
-		for j := range r.n {
-			a, b := in.point(ri, j), in.point(ri, j+1)
-			segs = append(segs, seg{ring: int32(ri), i: j})
-			bx = bx.grow(a)
-			// Neighbours overlap only where the ring turns back.
-			c := in.point(ri, j+2)
-			if orient(a, b, c) == 0 && sameSide(a, b, c) {
-				i1, i2 := j, (j+1)%r.n
-				if i2 < i1 {
-					i1, i2 = i2, i1
-				}
-				return in.meetError(ri, i1, ri, i2, meetOverlap, b, closer(b, a, c))
-			}
-		}
-	}
-	g := newBuckets(bx, len(segs))
-	mg := margin(g.step, bx.mag())
-	ends := func(s seg) (mgl64.Vec2, mgl64.Vec2) { return in.point(int(s.ring), s.i), in.point(int(s.ring), s.i+1) }
-	g.fill(func(emit func(int, int32)) {
-		for k, s := range segs {
-			a, b := ends(s)
-			g.segment(a, b, mg, func(c int) { emit(c, int32(k)) })
-		}
-	})
-	stamp := make([]int32, len(segs))
-	for k := range stamp {
-		stamp[k] = -1
-	}
-	for k, s := range segs {
-		a, b := ends(s)
-		n := in.rings[s.ring].n
-		best, bestKind := int32(-1), meetNone
-		var bestP, bestQ mgl64.Vec2
-		g.segment(a, b, mg, func(c int) {
-			for _, t := range g.items[g.start[c]:g.start[c+1]] {
-				if t <= int32(k) || stamp[t] == int32(k) || (best >= 0 && t > best) {
-					continue
-				}
-				stamp[t] = int32(k)
-				u := segs[t]
-				if u.ring == s.ring && ((u.i+1)%n == s.i || (s.i+1)%n == u.i) {
-					continue // neighbours, checked above
-				}
-				c, d := ends(u)
-				if kind, p, q := meet(a, b, c, d); kind != meetNone {
-					best, bestKind, bestP, bestQ = t, kind, p, q
-				}
-			}
-		})
-		if best >= 0 {
-			// Name the later ring first; in one ring, the lower segment.
-			t := segs[best]
-			if t.ring == s.ring {
-				return in.meetError(int(s.ring), s.i, int(t.ring), t.i, bestKind, bestP, bestQ)
-			}
-			return in.meetError(int(t.ring), t.i, int(s.ring), s.i, bestKind, bestP, bestQ)
-		}
-	}
-	return nil
-}
-
-// Ways two segments meet.
-const (
-	meetNone    = iota
-	meetCross   // at a single point inside both
-	meetTouch   // at a single point, an end of one or both
-	meetOverlap // along a collinear piece of positive length
-)
-
-// meet classifies how segments a–b and c–d meet, exactly, and where: at p,
-// or along p–q for an overlap.
-func meet(a, b, c, d mgl64.Vec2) (kind int, p, q mgl64.Vec2) {
-	o1, o2 := orient(c, d, a), orient(c, d, b)
-	o3, o4 := orient(a, b, c), orient(a, b, d)
-	if o1*o2 > 0 || o3*o4 > 0 {
-		return meetNone, p, q
-	}
-	if o1 == 0 && o2 == 0 && o3 == 0 && o4 == 0 {
-		// Collinear: compare positions along the line, by x unless the
-		// line is vertical.
-		ax := 0
-		if a[0] == b[0] && c[0] == d[0] {
-			ax = 1
-		}
-		lo1, hi1 := a, b
-		if lo1[ax] > hi1[ax] {
-			lo1, hi1 = hi1, lo1
-		}
-		lo2, hi2 := c, d
-		if lo2[ax] > hi2[ax] {
-			lo2, hi2 = hi2, lo2
-		}
-		lo, hi := lo1, hi1
-		if lo2[ax] > lo[ax] {
-			lo = lo2
-		}
-		if hi2[ax] < hi[ax] {
-			hi = hi2
-		}
-		switch {
-		case lo[ax] > hi[ax]:
-			return meetNone, p, q
-		case lo[ax] == hi[ax]:
-			return meetTouch, lo, lo
-		}
-		return meetOverlap, lo, hi
-	}
-	switch {
-	case o1 == 0:
-		return meetTouch, a, a
-	case o2 == 0:
-		return meetTouch, b, b
-	case o3 == 0:
-		return meetTouch, c, c
-	case o4 == 0:
-		return meetTouch, d, d
-	}
-	// A proper crossing; where, to rounding.
-	e, f := b.Sub(a), d.Sub(c)
-	t := (c.Sub(a)[0]*f[1] - c.Sub(a)[1]*f[0]) / (e[0]*f[1] - e[1]*f[0])
-	return meetCross, a.Add(e.Mul(t)), p
-}
-
-// sameSide reports whether a and c, on a line through b, are on the same
-// side of b.
-func sameSide(a, b, c mgl64.Vec2) bool {
-	ax := 0
-	if a[0] == b[0] {
-		ax = 1
-	}
-	return (a[ax] < b[ax]) == (c[ax] < b[ax])
-}
-
-// closer returns whichever of a and c is nearer to b.
-func closer(b, a, c mgl64.Vec2) mgl64.Vec2 {
-	if a.Sub(b).LenSqr() < c.Sub(b).LenSqr() {
-		return a
-	}
-	return c
-}
-
-// meetError describes segment i of ring r meeting segment j of ring s.
-func (in *polyIn) meetError(r int, i int32, s int, j int32, kind int, p, q mgl64.Vec2) error {
-	pi, rk := in.ids[r][0], in.ids[r][1]
-	var msg string
-	if r == s {
-		switch kind {
-		case meetCross:
-			msg = fmt.Sprintf("segments %d and %d cross at %s", i, j, at(p))
-		case meetTouch:
-			msg = fmt.Sprintf("segments %d and %d touch at %s", i, j, at(p))
-		default:
-			msg = fmt.Sprintf("segments %d and %d overlap along %s–%s", i, j, at(p), at(q))
-		}
-		return &PolygonError{Polygon: pi, Ring: rk, Problem: msg}
-	}
-	other := ringName(in.ids[s][0], in.ids[s][1])
-	if in.ids[s][0] == pi {
-		other = "outer ring"
-		if k := in.ids[s][1]; k > 0 {
-			other = fmt.Sprintf("hole %d", k)
-		}
-	}
-	switch kind {
-	case meetCross:
-		msg = fmt.Sprintf("segment %d crosses %s segment %d at %s", i, other, j, at(p))
-	case meetTouch:
-		msg = fmt.Sprintf("segment %d touches %s segment %d at %s", i, other, j, at(p))
-	default:
-		msg = fmt.Sprintf("segment %d overlaps %s segment %d along %s–%s", i, other, j, at(p), at(q))
-	}
-	return &PolygonError{Polygon: pi, Ring: rk, Problem: msg}
-}
-
-// box is a bounding box.
-type box struct{ min, max mgl64.Vec2 }
-
-// mag returns the largest magnitude of a coordinate in b.
-func (b box) mag() float64 {
-	return math.Max(math.Max(math.Abs(b.min[0]), math.Abs(b.max[0])), math.Max(math.Abs(b.min[1]), math.Abs(b.max[1])))
-}
-
-func (b box) grow(p mgl64.Vec2) box {
-	return box{mgl64.Vec2{math.Min(b.min[0], p[0]), math.Min(b.min[1], p[1])},
-		mgl64.Vec2{math.Max(b.max[0], p[0]), math.Max(b.max[1], p[1])}}
-}
-
-func (b box) holds(p mgl64.Vec2) bool {
-	return p[0] >= b.min[0] && p[0] <= b.max[0] && p[1] >= b.min[1] && p[1] <= b.max[1]
-}
-
-func (in *polyIn) box(r ringIn) box {
-	b := box{in.verts[r.first], in.verts[r.first]}
-	for _, v := range in.verts[r.first : r.first+r.n] {
-		b.min = mgl64.Vec2{math.Min(b.min[0], v[0]), math.Min(b.min[1], v[1])}
-		b.max = mgl64.Vec2{math.Max(b.max[0], v[0]), math.Max(b.max[1], v[1])}
-	}
-	return b
-}
-
-// inside reports whether p, which is on no segment of ring r, is inside it:
-// whether a ray from p towards +x crosses r an odd number of times.
-func (in *polyIn) inside(r ringIn, p mgl64.Vec2) bool {
-	odd := false
-	vs := in.verts[r.first : r.first+r.n]
-	a := vs[len(vs)-1]
-	for _, b := range vs {
-		if (a[1] > p[1]) != (b[1] > p[1]) {
-			// The edge straddles the ray's line; it crosses the ray
-			// when p is on the left of the edge taken upward.
-			if o := orient(a, b, p); (b[1] > a[1]) == (o > 0) {
-				odd = !odd
-			}
-		}
-		a = b
-	}
-	return odd
-}
-
-// checkNesting refuses holes outside their outer ring or inside another
-// hole, and polygons inside another. As no two rings meet, one point of a
-// ring tells which side of another ring all of it lies on.
-func (in *polyIn) checkNesting() error {
-	boxes := make([]box, len(in.rings))
-	for ri, r := range in.rings {
-		boxes[ri] = in.box(r)
-	}
-	within := func(ri, rj int) bool {
-		p := in.verts[in.rings[ri].first]
-		return boxes[rj].holds(p) && in.inside(in.rings[rj], p)
-	}
-	np := len(in.first) - 1
-	for i := range np {
-		o := in.first[i]
-		for ri := o + 1; ri < in.first[i+1]; ri++ {
-			if !within(ri, o) {
-				return &PolygonError{Polygon: i, Ring: ri - o, Problem: "not inside the outer ring"}
-			}
-			for rj := o + 1; rj < ri; rj++ {
-				if within(ri, rj) {
-					return &PolygonError{Polygon: i, Ring: ri - o, Problem: fmt.Sprintf("inside hole %d", rj-o)}
-				}
-				if within(rj, ri) {
-					return &PolygonError{Polygon: i, Ring: ri - o, Problem: fmt.Sprintf("encloses hole %d", rj-o)}
-				}
-			}
-		}
-	}
-	// inArea reports whether ring ri lies in the area of polygon j.
-	inArea := func(ri, j int) bool {
-		if !within(ri, in.first[j]) {
-			return false
-		}
-		for rh := in.first[j] + 1; rh < in.first[j+1]; rh++ {
-			if within(ri, rh) {
-				return false
-			}
-		}
-		return true
-	}
-	for i := range np {
-		for j := range i {
-			if inArea(in.first[i], j) {
-				return &PolygonError{Polygon: i, Ring: -1, Problem: fmt.Sprintf("lies inside polygon %d", j)}
-			}
-			if inArea(in.first[j], i) {
-				return &PolygonError{Polygon: i, Ring: -1, Problem: fmt.Sprintf("encloses polygon %d", j)}
-			}
-		}
-	}
-	return nil
+	return t
 }
 
 // mesh assembles the mesh of the convex faces f.
-func (in *polyIn) mesh(f faces) *Mesh {
+func (in *polyIn) mesh(f tri.Faces) *Mesh {
 	rings := make([][]int32, len(in.rings))
 	for i, r := range in.rings {
 		rings[i] = in.walk(r)
@@ -584,24 +192,24 @@ func (in *polyIn) mesh(f faces) *Mesh {
 	return faceMesh(in.verts, f, rings)
 }
 
-// faceMesh assembles the mesh of the convex faces f on the vertices verts,
-// whose walls are rings: vertex ids with the walkable area on the left
-// (y up).
-func faceMesh(verts []mgl64.Vec2, f faces, rings [][]int32) *Mesh {
-	m := &Mesh{verts: verts}
-	nf := len(f.start) - 1
+// faceMesh assembles the mesh of polygons of the convex faces f on the
+// vertices verts, whose walls are rings: vertex ids with the walkable area
+// on the left (y up).
+func faceMesh(verts []mgl64.Vec2, f tri.Faces, rings [][]int32) *Mesh {
+	m := &Mesh{kind: polygonMesh, verts: verts}
+	nf := f.Len()
 	m.polys = make([]poly, nf)
-	m.ev = make([]int32, 0, len(f.verts))
-	m.enb = make([]PolyID, 0, len(f.verts))
+	m.ev = make([]int32, 0, len(f.Verts))
+	m.enb = make([]PolyID, 0, len(f.Verts))
 	for id := range nf {
 		// Faces run counter-clockwise (y up); the package's order is
 		// the reverse, whose edge j is face edge k−1−j taken backwards.
-		vs, nb := f.verts[f.start[id]:f.start[id+1]], f.nb[f.start[id]:f.start[id+1]]
+		vs, nb := f.Ring(id), f.NB[f.Start[id]:f.Start[id+1]]
 		k := len(vs)
 		e0 := int32(len(m.ev))
 		for j := range k {
 			m.ev = append(m.ev, vs[(k-j)%k])
-			m.enb = append(m.enb, nb[(2*k-j-1)%k])
+			m.enb = append(m.enb, PolyID(nb[(2*k-j-1)%k]))
 		}
 		m.polys[id] = poly{e0: e0, ne: int32(k)}
 	}
@@ -609,81 +217,11 @@ func faceMesh(verts []mgl64.Vec2, f faces, rings [][]int32) *Mesh {
 	for _, ws := range rings {
 		for j, v := range ws {
 			a, b := ws[(j+len(ws)-1)%len(ws)], ws[(j+1)%len(ws)]
-			m.reflex[v] = orient(m.verts[a], m.verts[v], m.verts[b]) < 0
+			m.reflex[v] = geom.Orient(m.verts[a], m.verts[v], m.verts[b]) < 0
 		}
 	}
 	m.twins()
 	m.label()
-	m.idx = newPolyIndex(m)
+	m.loc = newPolyIndex(m)
 	return m
-}
-
-// Exact orientation.
-//
-// orient returns the sign of the cross product (b−a) × (c−a): +1 when c is
-// to the left of the directed line a→b in the textbook y-up sense
-// (a counter-clockwise turn), −1 to the right, 0 on the line. (With y down,
-// as on screen, left and right swap; the package's cross has the same sign.)
-// It is exact when no product of two coordinates overflows or underflows:
-// a float64 evaluation settles almost every case, and the rest are summed
-// exactly from error-free products.
-func orient(a, b, c mgl64.Vec2) int {
-	l := float64((b[0] - a[0]) * (c[1] - a[1]))
-	r := float64((b[1] - a[1]) * (c[0] - a[0]))
-	det := l - r
-	bound := orientErr * (math.Abs(l) + math.Abs(r))
-	switch {
-	case det > bound:
-		return 1
-	case det < -bound:
-		return -1
-	}
-	return orientExact(a, b, c)
-}
-
-// orientErr bounds the relative error of the float64 determinant in orient
-// (Shewchuk's ccwerrboundA).
-const orientErr = (3 + 16*0x1p-53) * 0x1p-53
-
-// orientExact returns the sign of (b−a) × (c−a) computed exactly as the sum
-// of six products, each split into two float64s, added into a
-// non-overlapping expansion (Shewchuk 1997) whose largest part has the sign
-// of the sum.
-func orientExact(a, b, c mgl64.Vec2) int {
-	var t [12]float64
-	prods := [6][2]float64{
-		{b[0], c[1]}, {-b[0], a[1]}, {-a[0], c[1]},
-		{-b[1], c[0]}, {a[0], b[1]}, {a[1], c[0]},
-	}
-	for i, p := range prods {
-		x := float64(p[0] * p[1])
-		t[2*i], t[2*i+1] = x, math.FMA(p[0], p[1], -x)
-	}
-	var e [12]float64
-	n := 0
-	for _, x := range t {
-		q, k := x, 0
-		for _, h := range e[:n] {
-			s := q + h
-			bv := s - q
-			err := (q - (s - bv)) + (h - bv)
-			if err != 0 {
-				e[k] = err
-				k++
-			}
-			q = s
-		}
-		if q != 0 {
-			e[k] = q
-			k++
-		}
-		n = k
-	}
-	switch {
-	case n == 0:
-		return 0
-	case e[n-1] > 0:
-		return 1
-	}
-	return -1
 }

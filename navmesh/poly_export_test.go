@@ -1,10 +1,14 @@
 package navmesh
 
-// SetBridgeByDistance makes FromPolygons join holes by its search by
-// distance alone, and returns a function that undoes it.
-func SetBridgeByDistance() (undo func()) {
-	bridgeByDistance = true
-	return func() { bridgeByDistance = false }
+import (
+	"github.com/cairn-nav/cairn/navmesh/internal/tri"
+	"github.com/paulmach/orb"
+)
+
+// FromPolygonsByDistance is FromPolygons with holes joined by the
+// triangulator's search by distance alone (tri.Options.BridgeByDistance).
+func FromPolygonsByDistance(mp orb.MultiPolygon, opt Options) (*Mesh, error) {
+	return fromPolygons(mp, opt, tri.Options{BridgeByDistance: true})
 }
 
 // StarRing is starRing, for the external tests.

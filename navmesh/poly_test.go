@@ -40,7 +40,13 @@ type polyCase struct {
 
 func newPolyCase(tb testing.TB, name string, mp orb.MultiPolygon) *polyCase {
 	tb.Helper()
-	m, err := navmesh.FromPolygons(mp, navmesh.Options{})
+	return newPolyCaseFrom(tb, name, mp, navmesh.FromPolygons)
+}
+
+// newPolyCaseFrom is newPolyCase with the mesh that build makes.
+func newPolyCaseFrom(tb testing.TB, name string, mp orb.MultiPolygon, build func(orb.MultiPolygon, navmesh.Options) (*navmesh.Mesh, error)) *polyCase {
+	tb.Helper()
+	m, err := build(mp, navmesh.Options{})
 	if err != nil {
 		tb.Fatalf("%s: %v", name, err)
 	}
@@ -364,14 +370,13 @@ func TestFromPolygonsRandom(t *testing.T) {
 // search by distance that backs up Eberly's choice, which valid input
 // hardly ever needs, and checks them as the other tests do.
 func TestFromPolygonsBridgeByDistance(t *testing.T) {
-	defer navmesh.SetBridgeByDistance()()
 	for i, tc := range handPolygons() {
-		c := newPolyCase(t, tc.name, tc.mp)
+		c := newPolyCaseFrom(t, tc.name, tc.mp, navmesh.FromPolygonsByDistance)
 		c.checkStructure(t)
 		c.checkQueries(t, int64(i+1), 50)
 	}
 	for seed := int64(1); seed <= 20; seed++ {
-		c := newPolyCase(t, fmt.Sprintf("seed %d", seed), orb.MultiPolygon{randomPolygon(testmap.NewRand(seed))})
+		c := newPolyCaseFrom(t, fmt.Sprintf("seed %d", seed), orb.MultiPolygon{randomPolygon(testmap.NewRand(seed))}, navmesh.FromPolygonsByDistance)
 		c.checkStructure(t)
 		c.checkQueries(t, seed, 30)
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/cairn-nav/cairn/internal/testmap"
+	"github.com/cairn-nav/cairn/navmesh/internal/geom"
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/paulmach/orb"
 )
@@ -97,14 +98,14 @@ func polySegDist2(vs []rat, a, b rat) *big.Rat {
 // polySegDist is polySegDist2 in floating point, not squared: 0 when a
 // is inside or the segment crosses an edge, by exact orientation.
 func polySegDist(vs []mgl64.Vec2, a, b mgl64.Vec2) float64 {
-	pd := func(p, u, v mgl64.Vec2) float64 { c, _, _ := nearestOn(u, v, p); return dist(c, p) }
+	pd := func(p, u, v mgl64.Vec2) float64 { c, _, _ := nearestOn(u, v, p); return geom.Dist(c, p) }
 	best := math.Inf(1)
 	pos, neg := false, false
 	for i, v := range vs {
 		w := vs[(i+1)%len(vs)]
-		o := orient(v, w, a)
+		o := geom.Orient(v, w, a)
 		pos, neg = pos || o > 0, neg || o < 0
-		if o*orient(v, w, b) <= 0 && orient(a, b, v)*orient(a, b, w) <= 0 {
+		if o*geom.Orient(v, w, b) <= 0 && geom.Orient(a, b, v)*geom.Orient(a, b, w) <= 0 {
 			return 0
 		}
 		for _, d := range [4]float64{pd(a, v, w), pd(b, v, w), pd(v, a, b), pd(w, a, b)} {

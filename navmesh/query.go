@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/cairn-nav/cairn/core"
+	"github.com/cairn-nav/cairn/navmesh/internal/geom"
 	"github.com/go-gl/mathgl/mgl64"
 )
 
@@ -120,7 +121,7 @@ func (sr *Searcher) AppendPath(dst []mgl64.Vec2, from, to mgl64.Vec2, q Query) (
 				// Both in one convex polygon: the straight line.
 				base := len(dst)
 				dst = push(push(dst, base, from), base, to)
-				return dst, Result{Status: core.Found, Length: dist(to, from), End: to}, nil
+				return dst, Result{Status: core.Found, Length: geom.Dist(to, from), End: to}, nil
 			}
 			connected = connected || m.Connected(a, b)
 		}
@@ -162,7 +163,7 @@ func (sr *Searcher) AppendPath(dst []mgl64.Vec2, from, to mgl64.Vec2, q Query) (
 	dst = push(dst, base, last)
 	res := Result{Status: r.Status, Expanded: r.Expanded, End: last}
 	for i := base + 1; i < len(dst); i++ {
-		res.Length += dist(dst[i], dst[i-1])
+		res.Length += geom.Dist(dst[i], dst[i-1])
 	}
 	return dst, res, nil
 }

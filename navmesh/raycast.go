@@ -129,13 +129,8 @@ func finite(p mgl64.Vec2) bool {
 // coordinate gives the ray's direction along its axis, and a finite one
 // none.
 func (m *Mesh) beyond(from, to mgl64.Vec2) mgl64.Vec2 {
-	var b box
-	if m.idx != nil {
-		b = m.idx.bounds
-	} else {
-		b = box{max: mgl64.Vec2{float64(m.w), float64(m.h)}}
-	}
-	far := 2 * (b.max[0] - b.min[0] + b.max[1] - b.min[1] + 1)
+	b := m.loc.bounds()
+	far := 2 * (b.Max[0] - b.Min[0] + b.Max[1] - b.Min[1] + 1)
 	var dir mgl64.Vec2
 	for i := range 2 {
 		if math.IsInf(to[i], 0) {

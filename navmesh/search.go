@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/cairn-nav/cairn/core"
+	"github.com/cairn-nav/cairn/navmesh/internal/geom"
 	"github.com/go-gl/mathgl/mgl64"
 )
 
@@ -68,7 +69,7 @@ func (s *search) begin(from, to mgl64.Vec2) {
 		s.gen = 1
 	}
 	s.nodes = append(s.nodes[:0],
-		snode{kind: kindStart, root: -1, h: dist(to, from)},
+		snode{kind: kindStart, root: -1, h: geom.Dist(to, from)},
 		snode{kind: kindGoal, root: -1})
 }
 
@@ -157,14 +158,14 @@ func (s *search) pivot(dst []core.Edge, n *snode) []core.Edge {
 // cheaply already.
 func (s *search) turn(dst []core.Edge, n snode, at mgl64.Vec2, g float64) []core.Edge {
 	pv := s.m.verts[n.root]
-	step := dist(pv, at)
+	step := geom.Dist(pv, at)
 	n.g = g + step
 	if b := s.bestAt(n.root); n.g > b*(1+costEps) {
 		return dst
 	} else if n.g < b {
 		s.best[n.root], s.bestGen[n.root] = n.g, s.gen
 	}
-	n.h = dist(s.goal, pv)
+	n.h = geom.Dist(s.goal, pv)
 	id := s.add(n)
 	if id < 0 {
 		return dst
@@ -189,7 +190,7 @@ func (s *search) expandPoint(dst []core.Edge, at mgl64.Vec2, root int32, g float
 	m := s.m
 	for _, pid := range polys {
 		if s.isGoalPoly(pid) {
-			dst = append(dst, core.Edge{To: 1, Cost: dist(s.goal, at)})
+			dst = append(dst, core.Edge{To: 1, Cost: geom.Dist(s.goal, at)})
 		}
 		p := m.polys[pid]
 		for i := range p.ne {
@@ -221,7 +222,10 @@ func (s *search) expandPoint(dst []core.Edge, at mgl64.Vec2, root int32, g float
 	return dst
 }
 
-// expandCone projects a cone or fan node across its polygon.
+// expandCone projects a cone or fan node across its polygon: to the goal
+// when it is in sight, round the corners of a cone's entry edge (fans), and
+// onto each other edge, the part of it between the two rays (cones) or,
+// for an edge on a line through the root, along it (alongEdge).
 func (s *search) expandCone(dst []core.Edge, n *snode) []core.Edge {
 	m := s.m
 	p := m.polys[n.poly]
@@ -230,34 +234,13 @@ func (s *search) expandCone(dst []core.Edge, n *snode) []core.Edge {
 		r = m.verts[n.root]
 	}
 	L, R := n.left, n.right
-	seen := func(q mgl64.Vec2) bool { return side(r, R, q) <= 0 && side(r, L, q) >= 0 }
-	if s.isGoalPoly(n.poly) && seen(s.goal) {
-		dst = append(dst, core.Edge{To: 1, Cost: dist(s.goal, r)})
+	if s.isGoalPoly(n.poly) && sees(r, L, R, s.goal) {
+		dst = append(dst, core.Edge{To: 1, Cost: geom.Dist(s.goal, r)})
 	}
-	// The entry edge runs from vk (on the left seen from the root) to vk1.
-	// Where a cone's interval ends at one of them and it is a wall corner
-	// that hides part of the polygon, the path may turn there: a fan.
-	vk, vk1 := m.edgeIDs(p, n.edge)
 	if n.kind == kindCone {
-		if v := m.verts[vk1]; R == v && m.reflex[vk1] {
-			_, next := m.edgeIDs(p, (n.edge+1)%p.ne)
-			if side(r, R, m.verts[next]) > 0 {
-				fan := snode{kind: kindFan, root: vk1, poly: n.poly, edge: n.edge,
-					left: v.Add(v.Sub(r)), right: v.Add(v.Sub(m.verts[vk]))}
-				dst = s.turn(dst, fan, r, n.g)
-			}
-		}
-		if v := m.verts[vk]; L == v && m.reflex[vk] {
-			prev, _ := m.edgeIDs(p, (n.edge+p.ne-1)%p.ne)
-			if side(r, L, m.verts[prev]) < 0 {
-				fan := snode{kind: kindFan, root: vk, poly: n.poly, edge: n.edge,
-					left: v.Add(v.Sub(m.verts[vk1])), right: v.Add(v.Sub(r))}
-				dst = s.turn(dst, fan, r, n.g)
-			}
-		}
+		dst = s.fans(dst, n, r)
 	}
-	// The other edges, from vk1 round to vk: the part of each between the
-	// two rays is in sight.
+	// The other edges, from the entry edge's end round to its start.
 	for j := int32(1); j < p.ne; j++ {
 		i := n.edge + j
 		if i >= p.ne {
@@ -270,61 +253,110 @@ func (s *search) expandCone(dst []core.Edge, n *snode) []core.Edge {
 		ia, ib := m.edgeIDs(p, i)
 		a, b := m.verts[ia], m.verts[ib]
 		if side(a, b, r) == 0 {
-			// The edge lies on a line through the root. A fan's root may
-			// be one of its ends: then it sees all of nb. Otherwise the
-			// path can run along the edge to its nearer end and turn.
-			switch {
-			case ia == n.root || ib == n.root:
-				if id := int32(-1); seen(a) && seen(b) {
-					if id = s.add(snode{kind: kindPoint, root: n.root, poly: nb, edge: m.etwin[p.e0+i], g: n.g, h: n.h}); id >= 0 {
-						dst = append(dst, core.Edge{To: id, Cost: 0})
-					}
-				}
-			default:
-				u := ia
-				if b.Sub(r).LenSqr() < a.Sub(r).LenSqr() {
-					u = ib
-				}
-				if m.reflex[u] && seen(m.verts[u]) {
-					dst = s.turn(dst, snode{kind: kindPoint, root: u, poly: nb, edge: m.etwin[p.e0+i]}, r, n.g)
-				}
-			}
+			dst = s.alongEdge(dst, n, r, ia, ib, nb, m.etwin[p.e0+i])
 			continue
 		}
-		t0, t1 := 0.0, 1.0
-		// Keep the part on or left of the right ray (side ≤ 0)...
-		sa, sb := side(r, R, a), side(r, R, b)
-		switch {
-		case sa > 0 && sb > 0:
-			continue
-		case sa > 0:
-			t0 = math.Max(t0, sa/(sa-sb))
-		case sb > 0:
-			t1 = math.Min(t1, sa/(sa-sb))
+		if pa, pb, ok := project(r, L, R, a, b); ok {
+			dst = s.cone(dst, n.root, r, n.g, nb, m.etwin[p.e0+i], pb, pa)
 		}
-		// ...and on or right of the left ray (side ≥ 0).
-		sa, sb = side(r, L, a), side(r, L, b)
-		switch {
-		case sa < 0 && sb < 0:
-			continue
-		case sa < 0:
-			t0 = math.Max(t0, sa/(sa-sb))
-		case sb < 0:
-			t1 = math.Min(t1, sa/(sa-sb))
-		}
-		if !(t0 < t1) {
-			continue
-		}
-		pa, pb := a, b
-		if t0 > 0 {
-			pa = a.Add(b.Sub(a).Mul(t0))
-		}
-		if t1 < 1 {
-			pb = a.Add(b.Sub(a).Mul(t1))
-		}
-		dst = s.cone(dst, n.root, r, n.g, nb, m.etwin[p.e0+i], pb, pa)
 	}
 	return dst
+}
+
+// sees reports whether q is between the rays from r through right and
+// through left, within the tolerance of side.
+func sees(r, left, right, q mgl64.Vec2) bool {
+	return side(r, right, q) <= 0 && side(r, left, q) >= 0
+}
+
+// fans adds the turns of cone n, seen from r, at the ends of its entry
+// edge: where its interval ends at one of them and it is a wall corner
+// that hides part of the polygon, the path may turn there, into a fan.
+func (s *search) fans(dst []core.Edge, n *snode, r mgl64.Vec2) []core.Edge {
+	m := s.m
+	p := m.polys[n.poly]
+	// The entry edge runs from vk (on the left seen from the root) to vk1.
+	vk, vk1 := m.edgeIDs(p, n.edge)
+	if v := m.verts[vk1]; n.right == v && m.reflex[vk1] {
+		_, next := m.edgeIDs(p, (n.edge+1)%p.ne)
+		if side(r, n.right, m.verts[next]) > 0 {
+			fan := snode{kind: kindFan, root: vk1, poly: n.poly, edge: n.edge,
+				left: v.Add(v.Sub(r)), right: v.Add(v.Sub(m.verts[vk]))}
+			dst = s.turn(dst, fan, r, n.g)
+		}
+	}
+	if v := m.verts[vk]; n.left == v && m.reflex[vk] {
+		prev, _ := m.edgeIDs(p, (n.edge+p.ne-1)%p.ne)
+		if side(r, n.left, m.verts[prev]) < 0 {
+			fan := snode{kind: kindFan, root: vk, poly: n.poly, edge: n.edge,
+				left: v.Add(v.Sub(m.verts[vk1])), right: v.Add(v.Sub(r))}
+			dst = s.turn(dst, fan, r, n.g)
+		}
+	}
+	return dst
+}
+
+// alongEdge handles the edge from vertex ia to ib of node n's polygon,
+// which lies on a line through n's root r, with nb across it, entered by
+// its edge twin. A fan's root may be one of its ends: then it sees all of
+// nb. Otherwise the path can run along the edge to its nearer end and turn.
+func (s *search) alongEdge(dst []core.Edge, n *snode, r mgl64.Vec2, ia, ib int32, nb PolyID, twin int32) []core.Edge {
+	m := s.m
+	a, b := m.verts[ia], m.verts[ib]
+	if ia == n.root || ib == n.root {
+		if sees(r, n.left, n.right, a) && sees(r, n.left, n.right, b) {
+			if id := s.add(snode{kind: kindPoint, root: n.root, poly: nb, edge: twin, g: n.g, h: n.h}); id >= 0 {
+				dst = append(dst, core.Edge{To: id, Cost: 0})
+			}
+		}
+		return dst
+	}
+	u := ia
+	if b.Sub(r).LenSqr() < a.Sub(r).LenSqr() {
+		u = ib
+	}
+	if m.reflex[u] && sees(r, n.left, n.right, m.verts[u]) {
+		dst = s.turn(dst, snode{kind: kindPoint, root: u, poly: nb, edge: twin}, r, n.g)
+	}
+	return dst
+}
+
+// project returns the part pa–pb of the edge from a to b that the root r
+// sees between the rays through right (side ≤ 0) and through left
+// (side ≥ 0), and whether there is one of positive length.
+func project(r, left, right, a, b mgl64.Vec2) (pa, pb mgl64.Vec2, ok bool) {
+	t0, t1 := 0.0, 1.0
+	// Keep the part on or left of the right ray...
+	sa, sb := side(r, right, a), side(r, right, b)
+	switch {
+	case sa > 0 && sb > 0:
+		return pa, pb, false
+	case sa > 0:
+		t0 = math.Max(t0, sa/(sa-sb))
+	case sb > 0:
+		t1 = math.Min(t1, sa/(sa-sb))
+	}
+	// ...and on or right of the left ray.
+	sa, sb = side(r, left, a), side(r, left, b)
+	switch {
+	case sa < 0 && sb < 0:
+		return pa, pb, false
+	case sa < 0:
+		t0 = math.Max(t0, sa/(sa-sb))
+	case sb < 0:
+		t1 = math.Min(t1, sa/(sa-sb))
+	}
+	if !(t0 < t1) {
+		return pa, pb, false
+	}
+	pa, pb = a, b
+	if t0 > 0 {
+		pa = a.Add(b.Sub(a).Mul(t0))
+	}
+	if t1 < 1 {
+		pb = a.Add(b.Sub(a).Mul(t1))
+	}
+	return pa, pb, true
 }
 
 // partial picks where the partial path of a search cut short by its
@@ -334,14 +366,14 @@ func (s *search) expandCone(dst []core.Edge, n *snode) []core.Edge {
 // 0; node 1, the goal, is skipped.
 func (s *search) partial() (int32, mgl64.Vec2) {
 	best, at := int32(0), s.start
-	bestH, bestD := s.nodes[0].h, dist(s.goal, s.start)
+	bestH, bestD := s.nodes[0].h, geom.Dist(s.goal, s.start)
 	for i := 2; i < len(s.nodes); i++ {
 		n := &s.nodes[i]
 		if n.h > bestH {
 			continue
 		}
 		p := s.reach(n)
-		if d := dist(s.goal, p); n.h < bestH || d < bestD {
+		if d := geom.Dist(s.goal, p); n.h < bestH || d < bestD {
 			best, at, bestH, bestD = int32(i), p, n.h, d
 		}
 	}
@@ -372,7 +404,7 @@ func (s *search) reach(n *snode) mgl64.Vec2 {
 			return r
 		}
 	}
-	if dist(s.goal, c) < dist(s.goal, r) {
+	if geom.Dist(s.goal, c) < geom.Dist(s.goal, r) {
 		return c
 	}
 	return r
@@ -425,19 +457,12 @@ func side(o, a, p mgl64.Vec2) float64 {
 	return c
 }
 
-// dist returns the distance between a and b. (mgl64's Len uses math.Hypot,
-// which guards against overflow at several times the cost.)
-func dist(a, b mgl64.Vec2) float64 {
-	dx, dy := a[0]-b[0], a[1]-b[1]
-	return math.Sqrt(dx*dx + dy*dy)
-}
-
 // coneH is the length of the shortest path from r through the segment
 // [left, right] to goal: straight when the line crosses it, else round the
 // nearer end, with the goal mirrored to the far side when it lies on r's.
 func coneH(r, left, right, goal mgl64.Vec2) float64 {
 	if left == right {
-		return dist(left, r) + dist(goal, left)
+		return geom.Dist(left, r) + geom.Dist(goal, left)
 	}
 	cr, cg := cross(left, right, r), cross(left, right, goal)
 	if (cr > 0 && cg > 0) || (cr < 0 && cg < 0) {
@@ -447,7 +472,7 @@ func coneH(r, left, right, goal mgl64.Vec2) float64 {
 	}
 	a, b := cross(r, goal, left), cross(r, goal, right)
 	if (a <= 0 && b >= 0) || (a >= 0 && b <= 0) {
-		return dist(goal, r)
+		return geom.Dist(goal, r)
 	}
-	return math.Min(dist(left, r)+dist(goal, left), dist(right, r)+dist(goal, right))
+	return math.Min(geom.Dist(left, r)+geom.Dist(goal, left), geom.Dist(right, r)+geom.Dist(goal, right))
 }

@@ -23,7 +23,7 @@ var allowed = map[string][]string{
 	"smooth":               {},
 	"grid":                 {"core"},
 	"hpa":                  {"core", "grid", "internal/binfile"},
-	"navmesh":              {"core", "funnel", "grid", "internal/binfile"},
+	"navmesh":              {"core", "funnel", "grid", "internal/binfile", "navmesh/internal/bucket", "navmesh/internal/geom", "navmesh/internal/tri"},
 	"navmesh/navjson":      {"navmesh"},
 	"mapgen":               {"grid"},
 	"internal/archtest":    {},
@@ -39,6 +39,10 @@ var allowed = map[string][]string{
 	"cmd/mapgen":           {"cmd/internal/cli", "grid", "mapgen", "internal/atomicfile"},
 	"cmd/pathfind": {"cmd/internal/cli", "cmd/internal/picture", "core", "grid", "hpa", "navmesh", "smooth", "mapgen",
 		"internal/atomicfile", "internal/baseline", "internal/gridcheck"},
+
+	"navmesh/internal/geom":   {},
+	"navmesh/internal/bucket": {"navmesh/internal/geom"},
+	"navmesh/internal/tri":    {"navmesh/internal/bucket", "navmesh/internal/geom"},
 }
 
 // forbiddenOutside lists imports no library package may have, whatever the

@@ -1,4 +1,4 @@
-package navmesh
+package tri
 
 import (
 	"cmp"
@@ -6,6 +6,8 @@ import (
 	"math"
 	"slices"
 
+	"github.com/cairn-nav/cairn/navmesh/internal/bucket"
+	"github.com/cairn-nav/cairn/navmesh/internal/geom"
 	"github.com/go-gl/mathgl/mgl64"
 )
 
@@ -25,12 +27,15 @@ type clipper struct {
 	nextOcc []int32
 }
 
-var errNoEar = errors.New("triangulation failed: no ear left (this is a bug)")
+var (
+	errNoEar    = errors.New("triangulation failed: no ear left (this is a bug)")
+	errNoBridge = errors.New("triangulation failed: no bridge to a hole (this is a bug)")
+)
 
-// triangulate appends to dst the triangles of the polygon with outer ring
-// outer and holes holes, given as vertex ids into pos with the walkable
-// area on the left (y up): the outer ring counter-clockwise, the holes
-// clockwise. The triangles are counter-clockwise and use no new vertices.
+// clip appends to dst the triangles of polygon pg, whose rings are vertex
+// ids into pos with the area on the left (y up): the outer ring
+// counter-clockwise, the holes clockwise. The triangles are
+// counter-clockwise and use no new vertices.
 //
 // Holes are joined to the outer ring one at a time, in order of their
 // leftmost vertex M: a ray from M towards −x finds the nearest edge of the
@@ -38,13 +43,15 @@ var errNoEar = errors.New("triangulation failed: no ear left (this is a bug)")
 // "Triangulation by ear clipping", 2002) is joined to M by a pair of
 // edges. Each bridge is checked exactly (it must leave both ends into the
 // walkable area and meet no edge elsewhere); should the choice fail, the
-// vertices are tried by distance from M. Bucket grids of the rings' edges
-// and vertices keep each bridge about O(1 + h) for h holes. Ear clipping
+// vertices are tried by distance from M (at once, with
+// opt.BridgeByDistance). Bucket grids of the rings' edges and vertices
+// keep each bridge about O(1 + h) for h holes. Ear clipping
 // then cuts off, one at a time, a strictly convex vertex whose triangle
 // holds no other vertex (positions equal to a corner aside), found through
 // a bucket grid of the vertices: O(n) ear tests of O(1) each on evenly
 // spread input, O(n²) in the worst case.
-func triangulate(pos []mgl64.Vec2, outer []int32, holes [][]int32, dst [][3]int32) ([][3]int32, error) {
+func clip(dst [][3]int32, pos []mgl64.Vec2, pg Polygon, opt Options) ([][3]int32, error) {
+	outer, holes := pg.Outer, pg.Holes
 	n := len(outer)
 	c := &clipper{pos: pos, vlo: slices.Min(outer)}
 	vhi := slices.Max(outer)
@@ -62,11 +69,11 @@ func triangulate(pos []mgl64.Vec2, outer []int32, holes [][]int32, dst [][3]int3
 	c.nextOcc = make([]int32, 0, n+2*len(holes))
 	start := c.ring(outer)
 	if len(holes) > 0 {
-		if err := c.bridgeAll(start, outer, holes); err != nil {
+		if err := c.bridgeAll(start, outer, holes, opt); err != nil {
 			return dst, err
 		}
 	}
-	return c.clip(start, dst)
+	return c.cut(start, dst)
 }
 
 func (c *clipper) at(n int32) mgl64.Vec2 { return c.pos[c.v[n]] }
@@ -117,17 +124,19 @@ type bridger struct {
 	vring   []int32 // per vertex−vlo: its ring
 	joined  []bool  // per ring, 0 the outer ring
 	bridges [][2]int32
-	eg, vg  buckets
+	eg, vg  bucket.Grid
 	mg      float64
 	stamp   []int32 // per edge: the last check that looked at it
 	check   int32
+	// byDistance skips Eberly's choice (Options.BridgeByDistance).
+	byDistance bool
 }
 
 // bridgeAll joins each hole to the outer ring, leftmost first.
-func (c *clipper) bridgeAll(start int32, outer []int32, holes [][]int32) error {
-	b := &bridger{c: c, vring: make([]int32, len(c.occ)), joined: make([]bool, len(holes)+1)}
+func (c *clipper) bridgeAll(start int32, outer []int32, holes [][]int32, opt Options) error {
+	b := &bridger{c: c, vring: make([]int32, len(c.occ)), joined: make([]bool, len(holes)+1), byDistance: opt.BridgeByDistance}
 	b.joined[0] = true
-	bx := box{c.pos[outer[0]], c.pos[outer[0]]}
+	bx := geom.Box{Min: c.pos[outer[0]], Max: c.pos[outer[0]]}
 	var verts []int32
 	for k, r := range append([][]int32{outer}, holes...) {
 		for i, v := range r {
@@ -135,21 +144,21 @@ func (c *clipper) bridgeAll(start int32, outer []int32, holes [][]int32) error {
 			b.ringOf = append(b.ringOf, int32(k))
 			b.vring[v-c.vlo] = int32(k)
 			verts = append(verts, v)
-			bx = bx.grow(c.pos[v])
+			bx = bx.Grow(c.pos[v])
 		}
 	}
-	b.eg = newBuckets(bx, len(b.edges))
-	b.vg = newBuckets(bx, len(verts)/2)
-	b.mg = margin(b.eg.step, bx.mag())
-	b.eg.fill(func(emit func(int, int32)) {
+	b.eg = bucket.New(bx, len(b.edges))
+	b.vg = bucket.New(bx, len(verts)/2)
+	b.mg = bucket.Margin(b.eg.Step, bx.Mag())
+	b.eg.Fill(func(emit func(int, int32)) {
 		for e, ab := range b.edges {
-			b.eg.segment(c.pos[ab[0]], c.pos[ab[1]], b.mg, func(i int) { emit(i, int32(e)) })
+			b.eg.Segment(c.pos[ab[0]], c.pos[ab[1]], b.mg, func(i int) { emit(i, int32(e)) })
 		}
 	})
-	b.vg.fill(func(emit func(int, int32)) {
+	b.vg.Fill(func(emit func(int, int32)) {
 		for _, v := range verts {
 			p := c.pos[v]
-			emit(b.vg.index(b.vg.col(p[0]), b.vg.row(p[1])), v)
+			emit(b.vg.Point(p), v)
 		}
 	})
 	b.stamp = make([]int32, len(b.edges))
@@ -167,7 +176,7 @@ func (c *clipper) bridgeAll(start int32, outer []int32, holes [][]int32) error {
 	for _, m := range left {
 		p := b.bridge(start, m)
 		if p < 0 {
-			return errors.New("triangulation failed: no bridge to a hole (this is a bug)")
+			return errNoBridge
 		}
 		c.split(p, m)
 		b.joined[b.vring[c.v[m]-c.vlo]] = true
@@ -187,15 +196,11 @@ func (c *clipper) leftmost(first int32) int32 {
 	return best
 }
 
-// bridgeByDistance makes bridge skip Eberly's choice, so that tests can
-// check the search by distance, which valid input hardly ever needs.
-var bridgeByDistance = false
-
 // bridge returns a node of the list from start that hole node m can be
 // joined to, or −1.
 func (b *bridger) bridge(start, m int32) int32 {
 	c := b.c
-	if p := b.eberly(m); !bridgeByDistance && p >= 0 && b.visible(m, p) {
+	if p := b.eberly(m); !b.byDistance && p >= 0 && b.visible(m, p) {
 		return p
 	}
 	var cands []int32
@@ -241,12 +246,12 @@ func (b *bridger) eberly(m int32) int32 {
 			}
 		}
 	}
-	row := b.eg.row(h[1])
-	for col := b.eg.col(h[0]); col >= 0; col-- {
-		if b.eg.scale[0] > 0 && qx > b.eg.min[0]+float64(col+1)/b.eg.scale[0]+b.mg {
+	row := b.eg.Row(h[1])
+	for col := b.eg.Col(h[0]); col >= 0; col-- {
+		if b.eg.Scale[0] > 0 && qx > b.eg.Min[0]+float64(col+1)/b.eg.Scale[0]+b.mg {
 			break // no edge further left is nearer
 		}
-		for _, e := range b.eg.cell(col, row) {
+		for _, e := range b.eg.Cell(col, row) {
 			if b.joined[b.ringOf[e]] {
 				hit(b.edges[e][0], b.edges[e][1])
 			}
@@ -267,11 +272,11 @@ func (b *bridger) eberly(m int32) int32 {
 	best, tanMin := cand, math.Inf(1)
 	lo := mgl64.Vec2{p0[0], math.Min(p0[1], h[1])}
 	hi := mgl64.Vec2{h[0], math.Max(p0[1], h[1])}
-	for y := b.vg.row(lo[1]); y <= b.vg.row(hi[1]); y++ {
-		for x := b.vg.col(lo[0]); x <= b.vg.col(hi[0]); x++ {
-			for _, v := range b.vg.cell(x, y) {
+	for y := b.vg.Row(lo[1]); y <= b.vg.Row(hi[1]); y++ {
+		for x := b.vg.Col(lo[0]); x <= b.vg.Col(hi[0]); x++ {
+			for _, v := range b.vg.Cell(x, y) {
 				q := c.pos[v]
-				if !b.joined[b.vring[v-c.vlo]] || q[0] > h[0] || q[0] < p0[0] || q[0] == h[0] || !inTriangle(h, i, p0, q) {
+				if !b.joined[b.vring[v-c.vlo]] || q[0] > h[0] || q[0] < p0[0] || q[0] == h[0] || !geom.InTriangle(h, i, p0, q) {
 					continue
 				}
 				tan := math.Abs(h[1]-q[1]) / (h[0] - q[0])
@@ -297,22 +302,15 @@ func (b *bridger) facing(v int32, q mgl64.Vec2) int32 {
 	return -1
 }
 
-// inTriangle reports whether p is in the closed triangle a, b, c, taken
-// either way round.
-func inTriangle(a, b, c, p mgl64.Vec2) bool {
-	o1, o2, o3 := orient(a, b, p), orient(b, c, p), orient(c, a, p)
-	return (o1 >= 0 && o2 >= 0 && o3 >= 0) || (o1 <= 0 && o2 <= 0 && o3 <= 0)
-}
-
 // wedge reports whether the ray from node n's position towards q starts
 // into the walkable area: strictly inside the angle that n's two edges
 // bound on their left.
 func (c *clipper) wedge(n int32, q mgl64.Vec2) bool {
 	a, v, b := c.at(c.prev[n]), c.at(n), c.at(c.next[n])
-	if orient(a, v, b) > 0 {
-		return orient(a, v, q) > 0 && orient(v, b, q) > 0
+	if geom.Orient(a, v, b) > 0 {
+		return geom.Orient(a, v, q) > 0 && geom.Orient(v, b, q) > 0
 	}
-	return orient(a, v, q) > 0 || orient(v, b, q) > 0
+	return geom.Orient(a, v, q) > 0 || geom.Orient(v, b, q) > 0
 }
 
 // visible reports whether the segment from hole node m to node p is a
@@ -332,13 +330,13 @@ func (b *bridger) visible(m, p int32) bool {
 			(a[1] < lo[1] && e[1] < lo[1]) || (a[1] > hi[1] && e[1] > hi[1]) {
 			return true // their boxes are apart
 		}
-		kind, q, _ := meet(pm, pp, a, e)
-		return kind == meetNone || (kind == meetTouch && (q == pm || q == pp) && (q == a || q == e))
+		kind, q, _ := geom.Meet(pm, pp, a, e)
+		return kind == geom.MeetNone || (kind == geom.MeetTouch && (q == pm || q == pp) && (q == a || q == e))
 	}
 	b.check++
 	ok := true
-	b.eg.segment(pm, pp, b.mg, func(i int) {
-		for _, e := range b.eg.items[b.eg.start[i]:b.eg.start[i+1]] {
+	b.eg.Segment(pm, pp, b.mg, func(i int) {
+		for _, e := range b.eg.Bucket(i) {
 			if ok && b.stamp[e] != b.check {
 				b.stamp[e] = b.check
 				ok = clear(b.edges[e][0], b.edges[e][1])
@@ -351,24 +349,21 @@ func (b *bridger) visible(m, p int32) bool {
 	return ok
 }
 
-// clip cuts the list from start into triangles, appending them to dst.
-func (c *clipper) clip(start int32, dst [][3]int32) ([][3]int32, error) {
+// cut cuts the list from start into triangles, appending them to dst.
+func (c *clipper) cut(start int32, dst [][3]int32) ([][3]int32, error) {
 	var nodes []int32
-	bx := box{c.at(start), c.at(start)}
+	bx := geom.Box{Min: c.at(start), Max: c.at(start)}
 	for n := start; ; {
 		nodes = append(nodes, n)
-		p := c.at(n)
-		bx.min = mgl64.Vec2{math.Min(bx.min[0], p[0]), math.Min(bx.min[1], p[1])}
-		bx.max = mgl64.Vec2{math.Max(bx.max[0], p[0]), math.Max(bx.max[1], p[1])}
+		bx = bx.Grow(c.at(n))
 		if n = c.next[n]; n == start {
 			break
 		}
 	}
-	g := newBuckets(bx, len(nodes)/2)
-	g.fill(func(emit func(int, int32)) {
+	g := bucket.New(bx, len(nodes)/2)
+	g.Fill(func(emit func(int, int32)) {
 		for _, n := range nodes {
-			p := c.at(n)
-			emit(g.index(g.col(p[0]), g.row(p[1])), n)
+			emit(g.Point(c.at(n)), n)
 		}
 	})
 	gone := make([]bool, len(c.v))
@@ -393,16 +388,16 @@ func (c *clipper) clip(start int32, dst [][3]int32) ([][3]int32, error) {
 // isEar reports whether the triangle a, e, b can be cut off: e is strictly
 // convex and no node still in the list, other than at the position of a
 // corner, lies in the closed triangle.
-func (c *clipper) isEar(g *buckets, gone []bool, a, e, b int32) bool {
+func (c *clipper) isEar(g *bucket.Grid, gone []bool, a, e, b int32) bool {
 	pa, pe, pb := c.at(a), c.at(e), c.at(b)
-	if orient(pa, pe, pb) <= 0 {
+	if geom.Orient(pa, pe, pb) <= 0 {
 		return false
 	}
 	lo := mgl64.Vec2{min(pa[0], pe[0], pb[0]), min(pa[1], pe[1], pb[1])}
 	hi := mgl64.Vec2{max(pa[0], pe[0], pb[0]), max(pa[1], pe[1], pb[1])}
-	for y := g.row(lo[1]); y <= g.row(hi[1]); y++ {
-		for x := g.col(lo[0]); x <= g.col(hi[0]); x++ {
-			for _, n := range g.cell(x, y) {
+	for y := g.Row(lo[1]); y <= g.Row(hi[1]); y++ {
+		for x := g.Col(lo[0]); x <= g.Col(hi[0]); x++ {
+			for _, n := range g.Cell(x, y) {
 				if gone[n] || n == a || n == e || n == b {
 					continue
 				}
@@ -410,7 +405,7 @@ func (c *clipper) isEar(g *buckets, gone []bool, a, e, b int32) bool {
 				if p[0] < lo[0] || p[0] > hi[0] || p[1] < lo[1] || p[1] > hi[1] || p == pa || p == pe || p == pb {
 					continue
 				}
-				if orient(pa, pe, p) >= 0 && orient(pe, pb, p) >= 0 && orient(pb, pa, p) >= 0 {
+				if geom.Orient(pa, pe, p) >= 0 && geom.Orient(pe, pb, p) >= 0 && geom.Orient(pb, pa, p) >= 0 {
 					return false
 				}
 			}

@@ -1,22 +1,35 @@
-package navmesh
+package tri
 
 import (
 	"cmp"
 	"slices"
 
+	"github.com/cairn-nav/cairn/navmesh/internal/geom"
 	"github.com/go-gl/mathgl/mgl64"
 )
 
-// faces are convex polygons, counter-clockwise (y up): polygon i has the
-// vertices verts[start[i]:start[i+1]], and nb[j] is the polygon across the
-// edge from verts[j] to the next vertex of its polygon, or −1 for a wall.
-type faces struct {
-	start []int32
-	verts []int32
-	nb    []PolyID
+// Rings are rings of vertex ids, one after another: ring i has the
+// vertices Verts[Start[i]:Start[i+1]].
+type Rings struct {
+	Start []int32
+	Verts []int32
 }
 
-// mergeConvex joins counter-clockwise triangles (vertex ids into pos) into
+// Len returns the number of rings.
+func (r Rings) Len() int { return max(len(r.Start)-1, 0) }
+
+// Ring returns the vertices of ring i.
+func (r Rings) Ring(i int) []int32 { return r.Verts[r.Start[i]:r.Start[i+1]] }
+
+// Faces are convex polygons, counter-clockwise (y up): the Rings of their
+// vertices, and NB[j] the polygon across the edge from Verts[j] to the next
+// vertex of its polygon, or −1 for a wall.
+type Faces struct {
+	Rings
+	NB []int32
+}
+
+// Merge joins the counter-clockwise triangles ts (vertex ids into pos) into
 // convex polygons by Hertel and Mehlhorn's method: every edge two pieces
 // share is dropped when the union of the two is still convex (an angle of
 // exactly 180° is kept as a vertex). Every diagonal left is essential (its
@@ -28,11 +41,11 @@ type faces struct {
 // diagonals are tried first, which leaves long polygons that a path
 // crosses in few steps: on grid maps it was measured to halve the steps of
 // a search through a city and to make a tenth fewer polygons, against
-// trying them in the order of their end points. adj pairs the triangles'
-// edges as [triangleNeighbors] does; nil has it computed. The triangles are
-// held as half-edges, so each removal costs O(1), and the whole
-// O(t log t) for t triangles, for sorting the diagonals by length.
-func mergeConvex(pos []mgl64.Vec2, tris [][3]int32, adj []int32) faces {
+// trying them in the order of their end points. The triangles are held as
+// half-edges, so each removal costs O(1), and the whole O(t log t) for t
+// triangles, for sorting the diagonals by length.
+func Merge(pos []mgl64.Vec2, ts Triangles) Faces {
+	tris := ts.Tris
 	n := int32(3 * len(tris))
 	org := make([]int32, n)
 	next := make([]int32, n)
@@ -45,10 +58,7 @@ func mergeConvex(pos []mgl64.Vec2, tris [][3]int32, adj []int32) faces {
 			prev[h] = 3*int32(t) + (k+2)%3
 		}
 	}
-	twin := adj
-	if twin == nil {
-		twin = triangleNeighbors(len(pos), tris)
-	}
+	twin := ts.Adj
 	type diag struct {
 		len2 float64
 		h    int32
@@ -67,8 +77,8 @@ func mergeConvex(pos []mgl64.Vec2, tris [][3]int32, adj []int32) faces {
 		a, b := org[e], org[t]
 		// Round a: in along e's predecessor, out along t's successor;
 		// round b: in along t's predecessor, out along e's successor.
-		if orient(pos[org[prev[e]]], pos[a], pos[org[next[next[t]]]]) < 0 ||
-			orient(pos[org[prev[t]]], pos[b], pos[org[next[next[e]]]]) < 0 {
+		if geom.Orient(pos[org[prev[e]]], pos[a], pos[org[next[next[t]]]]) < 0 ||
+			geom.Orient(pos[org[prev[t]]], pos[b], pos[org[next[next[e]]]]) < 0 {
 			continue
 		}
 		ep, en, tp, tn := prev[e], next[e], prev[t], next[t]
@@ -76,54 +86,54 @@ func mergeConvex(pos []mgl64.Vec2, tris [][3]int32, adj []int32) faces {
 		next[tp], prev[en] = en, tp
 		dead[e], dead[t] = true, true
 	}
-	face := make([]PolyID, n)
+	face := make([]int32, n)
 	for h := range face {
 		face[h] = -1
 	}
-	f := faces{start: make([]int32, 0, len(tris)+1), verts: make([]int32, 0, n)}
+	f := Faces{Rings: Rings{Start: make([]int32, 0, len(tris)+1), Verts: make([]int32, 0, n)}}
 	hs := make([]int32, 0, n) // per face vertex: its half-edge
 	for h := range n {
 		if dead[h] || face[h] >= 0 {
 			continue
 		}
-		id := PolyID(len(f.start))
-		f.start = append(f.start, int32(len(f.verts)))
+		id := int32(len(f.Start))
+		f.Start = append(f.Start, int32(len(f.Verts)))
 		for g := h; face[g] < 0; g = next[g] {
 			face[g] = id
-			f.verts = append(f.verts, org[g])
+			f.Verts = append(f.Verts, org[g])
 			hs = append(hs, g)
 		}
 	}
-	f.start = append(f.start, int32(len(f.verts)))
-	f.nb = make([]PolyID, len(hs))
+	f.Start = append(f.Start, int32(len(f.Verts)))
+	f.NB = make([]int32, len(hs))
 	for j, h := range hs {
-		f.nb[j] = -1
+		f.NB[j] = -1
 		if t := twin[h]; t >= 0 {
-			f.nb[j] = face[t]
+			f.NB[j] = face[t]
 		}
 	}
 	return f
 }
 
-// triangleNeighbors returns, for each edge k of each triangle t (from
+// Neighbors returns, for each edge k of each triangle t (from
 // corner k to corner k+1), at index 3t+k, the same edge of the triangle
 // across it, or −1 where there is none. The corners are vertex ids below
 // nv.
-func triangleNeighbors(nv int, tris [][3]int32) []int32 {
-	return pairEdges(nv, int32(3*len(tris)), func(h int32) (int32, int32) {
+func Neighbors(nv int, tris [][3]int32) []int32 {
+	return PairEdges(nv, int32(3*len(tris)), func(h int32) (int32, int32) {
 		tr := &tris[h/3]
 		k := h % 3
 		return tr[k], tr[(k+1)%3]
 	})
 }
 
-// pairEdges returns the twin of each of n half-edges: twin[h] is the
+// PairEdges returns the twin of each of n half-edges: twin[h] is the
 // half-edge from h's end to its start, or −1 when there is none. ends(h)
 // gives h's start and end, vertex ids below nv. The half-edges are bucketed
 // by start vertex and by end vertex, and each vertex's are paired in one
 // pass over both buckets, so it costs O(n + nv) time and memory however
 // many half-edges meet at a vertex (a fan of ear-clipped triangles, say).
-func pairEdges(nv int, n int32, ends func(h int32) (int32, int32)) []int32 {
+func PairEdges(nv int, n int32, ends func(h int32) (int32, int32)) []int32 {
 	// bucket sorts the half-edges by key(h), each bucket in increasing
 	// order: bucket v is hs[at[v]:at[v+1]].
 	bucket := func(key func(h int32) int32) (at, hs []int32) {

@@ -1,9 +1,9 @@
-package navmesh
+package tri
 
 import (
 	"math"
-	"math/big"
 
+	"github.com/cairn-nav/cairn/navmesh/internal/geom"
 	"github.com/go-gl/mathgl/mgl64"
 )
 
@@ -24,7 +24,7 @@ import (
 // strictly convex quadrilateral, so two vertices at one position never
 // meet in a triangle. It takes O(t) flips on typical input and O(t²) at
 // worst, for t triangles. adj pairs the triangles' edges, as
-// [triangleNeighbors] does, and is kept up to date.
+// [Neighbors] does, and is kept up to date.
 func delaunayInt(pos []mgl64.Vec2, tris [][3]int32, adj []int32) {
 	// The in-circle determinant below is a sum of three products of a
 	// squared length (at most X²+Y²) and a cross product (at most 2XY), so
@@ -60,11 +60,11 @@ func delaunayInt(pos []mgl64.Vec2, tris [][3]int32, adj []int32) {
 }
 
 // delaunay is [delaunayInt] for any finite coordinates: the orientation
-// and in-circle tests are exact (see orient and inCircle).
+// and in-circle tests are exact (see [geom.Orient] and [geom.InCircle]).
 func delaunay(pos []mgl64.Vec2, tris [][3]int32, adj []int32) {
 	flipDelaunay(tris, adj, func(a, b, c, d int32) bool {
 		pa, pb, pc, pd := pos[a], pos[b], pos[c], pos[d]
-		return inCircle(pa, pb, pc, pd) > 0 && orient(pa, pd, pc) > 0 && orient(pd, pb, pc) > 0
+		return geom.InCircle(pa, pb, pc, pd) > 0 && geom.Orient(pa, pd, pc) > 0 && geom.Orient(pd, pb, pc) > 0
 	})
 }
 
@@ -117,47 +117,4 @@ func flipDelaunay(tris [][3]int32, adj []int32, flip func(a, b, c, d int32) bool
 		link(3*u+1, nbc)
 		stack = append(stack, 3*t, 3*t+2, 3*u, 3*u+1)
 	}
-}
-
-// inCircle returns +1 when d lies strictly inside the circle through the
-// counter-clockwise triangle a, b, c (y up), −1 when outside and 0 on it,
-// exactly. A float64 evaluation with an error bound settles almost every
-// case; the rest are worked out in rational arithmetic.
-func inCircle(a, b, c, d mgl64.Vec2) int {
-	ax, ay := a[0]-d[0], a[1]-d[1]
-	bx, by := b[0]-d[0], b[1]-d[1]
-	cx, cy := c[0]-d[0], c[1]-d[1]
-	la, lb, lc := ax*ax+ay*ay, bx*bx+by*by, cx*cx+cy*cy
-	ab, ba := ax*by, bx*ay
-	bc, cb := bx*cy, cx*by
-	ca, ac := cx*ay, ax*cy
-	det := la*(bc-cb) + lb*(ca-ac) + lc*(ab-ba)
-	perm := la*(math.Abs(bc)+math.Abs(cb)) + lb*(math.Abs(ca)+math.Abs(ac)) + lc*(math.Abs(ab)+math.Abs(ba))
-	// Shewchuk's bound for this evaluation is about 1.1e-15 times the
-	// permanent; the margin covers the rounded differences.
-	switch bound := 1e-14 * perm; {
-	case det > bound:
-		return 1
-	case det < -bound:
-		return -1
-	}
-	return inCircleExact(a, b, c, d)
-}
-
-// inCircleExact is inCircle in rational arithmetic.
-func inCircleExact(a, b, c, d mgl64.Vec2) int {
-	r := func(x float64) *big.Rat { return new(big.Rat).SetFloat64(x) }
-	sub := func(x, y float64) *big.Rat { return new(big.Rat).Sub(r(x), r(y)) }
-	mul := func(x, y *big.Rat) *big.Rat { return new(big.Rat).Mul(x, y) }
-	add := func(x, y *big.Rat) *big.Rat { return new(big.Rat).Add(x, y) }
-	ax, ay := sub(a[0], d[0]), sub(a[1], d[1])
-	bx, by := sub(b[0], d[0]), sub(b[1], d[1])
-	cx, cy := sub(c[0], d[0]), sub(c[1], d[1])
-	la := add(mul(ax, ax), mul(ay, ay))
-	lb := add(mul(bx, bx), mul(by, by))
-	lc := add(mul(cx, cx), mul(cy, cy))
-	det := mul(la, new(big.Rat).Sub(mul(bx, cy), mul(cx, by)))
-	det.Add(det, mul(lb, new(big.Rat).Sub(mul(cx, ay), mul(ax, cy))))
-	det.Add(det, mul(lc, new(big.Rat).Sub(mul(ax, by), mul(bx, ay))))
-	return det.Sign()
 }

@@ -1,0 +1,118 @@
+// Package tri is the triangulator of package navmesh: it cuts polygons
+// with holes (by ear clipping, holes bridged to the outer ring) or
+// axis-aligned rectangles (in strips) into triangles, flips them into the
+// constrained Delaunay triangulation with exact predicates (Lawson's
+// flips), and merges the triangles into convex polygons (Hertel and
+// Mehlhorn's method).
+//
+// Its input is positions, [mgl64.Vec2] in the textbook y-up sense, and
+// rings of indices into them, each with its area on the left: an outer
+// ring counter-clockwise, a hole clockwise. Its output is faces on the
+// same positions, counter-clockwise, with the face across each edge; no
+// new vertices are made. The input must be simple (package navmesh checks
+// it first); the triangulator does not check it again.
+package tri
+
+import (
+	"fmt"
+
+	"github.com/go-gl/mathgl/mgl64"
+)
+
+// Options tunes the triangulator. The zero value is the triangulation
+// package navmesh builds with.
+type Options struct {
+	// BridgeByDistance makes the ear clipper skip Eberly's choice of the
+	// vertex a hole is joined to, and try the vertices by distance from
+	// the hole at once: the search that backs up Eberly's choice, which
+	// valid input hardly ever needs, so that tests can check it.
+	BridgeByDistance bool
+}
+
+// Polygon is a polygon with holes: its rings as vertex ids into the
+// positions, the area on the left of each (y up), so the outer ring runs
+// counter-clockwise and the holes clockwise.
+type Polygon struct {
+	Outer []int32
+	Holes [][]int32
+}
+
+// Input is what [Triangulate] cuts: the positions, and polygons on them
+// that are simple and do not overlap.
+type Input struct {
+	Pos      []mgl64.Vec2
+	Polygons []Polygon
+	Options  Options
+}
+
+// Triangles are counter-clockwise triangles (y up), their corners vertex
+// ids into the positions, and their adjacency: for edge k of triangle t
+// (from corner k to corner k+1), Adj[3t+k] is the same edge of the
+// triangle across it, as a half-edge 3u+j, or −1 where there is none.
+type Triangles struct {
+	Tris [][3]int32
+	Adj  []int32
+}
+
+// Error reports a polygon that the ear clipper could not cut. On simple
+// input that is a bug.
+type Error struct {
+	// Polygon is the index of the polygon in Input.Polygons.
+	Polygon int
+	// Problem says what failed.
+	Problem string
+}
+
+// Error returns "tri: polygon N: PROBLEM".
+func (e *Error) Error() string { return fmt.Sprintf("tri: polygon %d: %s", e.Polygon, e.Problem) }
+
+// Triangulate cuts the polygons of in into triangles by ear clipping
+// ([Ears]) and flips them into their constrained Delaunay triangulation
+// ([Triangles.Delaunay]). A failure is an [*Error].
+func Triangulate(in Input) (Triangles, error) {
+	t, err := Ears(in)
+	if err != nil {
+		return Triangles{}, err
+	}
+	t.Delaunay(in.Pos)
+	return t, nil
+}
+
+// Ears cuts the polygons of in into triangles by ear clipping, polygon by
+// polygon (see clip for the method and its cost), and pairs their edges.
+// A failure is an [*Error] naming the polygon.
+func Ears(in Input) (Triangles, error) {
+	var tris [][3]int32
+	for i, pg := range in.Polygons {
+		var err error
+		if tris, err = clip(tris, in.Pos, pg, in.Options); err != nil {
+			return Triangles{}, &Error{Polygon: i, Problem: err.Error()}
+		}
+	}
+	return Triangles{Tris: tris, Adj: Neighbors(len(in.Pos), tris)}, nil
+}
+
+// Delaunay flips t, on the positions pos, into the constrained Delaunay
+// triangulation of the same polygons, in place (Lawson's flips with exact
+// orientation and in-circle tests, see delaunay).
+func (t Triangles) Delaunay(pos []mgl64.Vec2) { delaunay(pos, t.Tris, t.Adj) }
+
+// Rectangles cuts axis-aligned rectangles into triangles and flips them
+// into the constrained Delaunay triangulation of their corners. Each ring
+// of rects is a rectangle's corners and the points along its sides,
+// counter-clockwise (y up); the positions must have integer coordinates
+// (see delaunayInt). Rectangles cost O(k) each for k points (see
+// stripRect), and the flips few.
+func Rectangles(pos []mgl64.Vec2, rects Rings) Triangles {
+	ntri := 0
+	for i := range rects.Len() {
+		ntri += len(rects.Ring(i)) - 2
+	}
+	tris := make([][3]int32, 0, ntri)
+	for i := range rects.Len() {
+		tris = stripRect(pos, rects.Ring(i), tris)
+	}
+	adj := Neighbors(len(pos), tris)
+	delaunayInt(pos, tris, adj)
+	return Triangles{Tris: tris, Adj: adj}
+}
