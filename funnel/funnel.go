@@ -79,15 +79,24 @@ func Pull(dst []mgl64.Vec2, start, goal mgl64.Vec2, portals []Portal) []mgl64.Ve
 	dst = append(dst, start)
 
 	// The funnel: rays from apex through left and right, which came from
-	// portals[leftIdx] and portals[rightIdx]; apexIdx is the portal the
-	// apex lies on (−1 for start). The funnel is empty (just after a
-	// turn) when left == right == apex; otherwise left and right differ
+	// portals[leftIdx] and portals[rightIdx]. The funnel is empty (just
+	// after a turn) when left == right == apex; otherwise left and right differ
 	// from apex and cross(apex, right, left) < 0: left lies strictly to the
 	// left of the right ray, so the funnel's angle is in (0°, 180°).
 	// Index len(portals) is the goal, as a portal of zero width.
 	apex, left, right := start, start, start
-	apexIdx, leftIdx, rightIdx := -1, -1, -1
+	leftIdx, rightIdx := -1, -1
 	empty := true
+	// turn makes the path turn at p, which came from portals[idx]: p is
+	// the new apex and the funnel is empty. It returns the index the loop
+	// goes on from, idx+1 after the loop's increment.
+	turn := func(p mgl64.Vec2, idx int) int {
+		apex = p
+		dst = push(dst, base, apex)
+		left, right = apex, apex
+		empty = true
+		return idx
+	}
 	n := len(portals)
 	for i := 0; i <= n; i++ {
 		l, r := goal, goal
@@ -121,7 +130,7 @@ func Pull(dst []mgl64.Vec2, start, goal mgl64.Vec2, portals []Portal) []mgl64.Ve
 			case l == r:
 				// The path passes through this point (for i == n, the goal).
 				if l != apex {
-					apex, apexIdx = l, i
+					apex = l
 					dst = push(dst, base, apex)
 				}
 			case cross(apex, r, l) > 0:
@@ -144,11 +153,7 @@ func Pull(dst []mgl64.Vec2, start, goal mgl64.Vec2, portals []Portal) []mgl64.Ve
 			} else {
 				// r crosses over the left ray (or lies on it): the path
 				// turns at left.
-				apex, apexIdx = left, leftIdx
-				dst = push(dst, base, apex)
-				left, right = apex, apex
-				empty = true
-				i = apexIdx // the loop resumes at apexIdx+1
+				i = turn(left, leftIdx)
 				continue
 			}
 		}
@@ -158,11 +163,7 @@ func Pull(dst []mgl64.Vec2, start, goal mgl64.Vec2, portals []Portal) []mgl64.Ve
 			if cross(apex, right, l) < 0 {
 				left, leftIdx = l, i
 			} else {
-				apex, apexIdx = right, rightIdx
-				dst = push(dst, base, apex)
-				left, right = apex, apex
-				empty = true
-				i = apexIdx
+				i = turn(right, rightIdx)
 				continue
 			}
 		}
