@@ -213,6 +213,13 @@ type search struct {
 	done     bool
 }
 
+// newSearch returns the state of a search on g.
+func newSearch(g Graph) search {
+	var s search
+	s.init(g)
+	return s
+}
+
 func (s *search) init(g Graph) {
 	if g == nil {
 		panic("core: searcher of a nil graph")
@@ -407,7 +414,13 @@ func (s *search) finish(r Result) {
 
 func (s *search) push(e entry) {
 	h := append(s.heap, e)
-	i := len(h) - 1
+	siftUp(h, len(h)-1, e)
+	s.heap = h
+}
+
+// siftUp puts e at index i of the heap h, or above it: parents larger than
+// e move down.
+func siftUp(h []entry, i int, e entry) {
 	for i > 0 {
 		p := (i - 1) / 2
 		if !less(&e, &h[p]) {
@@ -417,7 +430,6 @@ func (s *search) push(e entry) {
 		i = p
 	}
 	h[i] = e
-	s.heap = h
 }
 
 // pop removes the minimum entry. It sifts the hole left at the root down to
@@ -443,15 +455,7 @@ func (s *search) pop() entry {
 			h[i] = h[c]
 			i = c
 		}
-		for i > 0 {
-			p := (i - 1) / 2
-			if !less(&last, &h[p]) {
-				break
-			}
-			h[i] = h[p]
-			i = p
-		}
-		h[i] = last
+		siftUp(h, i, last)
 	}
 	s.heap = h
 	return top

@@ -15,11 +15,7 @@ type Searcher struct {
 // NewSearcher returns a searcher for g. It allocates scratch proportional to
 // g.NumNodes(); if the graph later grows, the scratch follows at the next
 // query. It panics when g is nil.
-func NewSearcher(g Graph) *Searcher {
-	sr := &Searcher{}
-	sr.s.init(g)
-	return sr
-}
+func NewSearcher(g Graph) *Searcher { return &Searcher{s: newSearch(g)} }
 
 // Search finds a path from start to goal. It panics if start or goal is not
 // a node of the graph (a programmer error). Its cost is O(E log V) in the
@@ -107,11 +103,7 @@ type Sliced struct {
 }
 
 // NewSliced returns a time-sliced searcher for g. It panics when g is nil.
-func NewSliced(g Graph) *Sliced {
-	sl := &Sliced{}
-	sl.s.init(g)
-	return sl
-}
+func NewSliced(g Graph) *Sliced { return &Sliced{s: newSearch(g)} }
 
 // Begin starts a query from start to goal, discarding any query in progress.
 func (sl *Sliced) Begin(start, goal int32, h Heuristic, opt Query) {

@@ -123,49 +123,34 @@ func sign(v int32) int32 {
 func (q *queryGraph) jumpStraight(x, y, d int) (int32, int32) {
 	b := &q.g.bits
 	pw := q.g.pw
-	var p int
-	switch d {
-	case dirE:
-		r := b.row(y)
-		p = stopAfter(r, b.row(y-1), b.row(y+1), x)
-		if q.gy == y && q.gx > x && q.gx <= p {
-			return q.goal, int32(q.gx - x)
-		}
-		if !bitSet(r, p) {
-			return -1, 0
-		}
-		return int32(y*pw + p), int32(p - x)
-	case dirW:
-		r := b.row(y)
-		p = stopBefore(r, b.row(y-1), b.row(y+1), x)
-		if q.gy == y && q.gx < x && q.gx >= p {
-			return q.goal, int32(x - q.gx)
-		}
-		if !bitSet(r, p) {
-			return -1, 0
-		}
-		return int32(y*pw + p), int32(x - p)
-	case dirS:
-		c := b.col(x)
-		p = stopAfter(c, b.col(x-1), b.col(x+1), y)
-		if q.gx == x && q.gy > y && q.gy <= p {
-			return q.goal, int32(q.gy - y)
-		}
-		if !bitSet(c, p) {
-			return -1, 0
-		}
-		return int32(p*pw + x), int32(p - y)
-	default: // dirN
-		c := b.col(x)
-		p = stopBefore(c, b.col(x-1), b.col(x+1), y)
-		if q.gx == x && q.gy < y && q.gy >= p {
-			return q.goal, int32(y - q.gy)
-		}
-		if !bitSet(c, p) {
-			return -1, 0
-		}
-		return int32(p*pw + x), int32(y - p)
+	// The run is along line, between the side lines s1 and s2, from
+	// position from; it meets the goal when the goal lies on it, at goal.
+	// Position p of the line is padded cell base + p·stride.
+	var line, s1, s2 []uint64
+	var from, goal, base, stride int
+	var on bool
+	if d == dirE || d == dirW {
+		line, s1, s2 = b.row(y), b.row(y-1), b.row(y+1)
+		from, goal, on, base, stride = x, q.gx, q.gy == y, y*pw, 1
+	} else {
+		line, s1, s2 = b.col(x), b.col(x-1), b.col(x+1)
+		from, goal, on, base, stride = y, q.gy, q.gx == x, x, pw
 	}
+	var p, dist, toGoal int
+	if d == dirE || d == dirS {
+		p = stopAfter(line, s1, s2, from)
+		dist, toGoal = p-from, goal-from
+	} else {
+		p = stopBefore(line, s1, s2, from)
+		dist, toGoal = from-p, from-goal
+	}
+	if on && toGoal > 0 && toGoal <= dist {
+		return q.goal, int32(toGoal)
+	}
+	if !bitSet(line, p) {
+		return -1, 0
+	}
+	return int32(base + p*stride), int32(dist)
 }
 
 // diagonalSuccessors runs from padded cell (x, y) in diagonal direction d

@@ -131,22 +131,24 @@ type query struct {
 	expandFn func(n int32, g float64)
 }
 
-func (c *query) init(g *Grid) {
+// init sets c up for g and returns the graph the core searches; caller
+// names the constructor in the panic of a nil g.
+func (c *query) init(g *Grid, caller string) *queryGraph {
+	if g == nil {
+		panic("grid: " + caller + " of a nil grid")
+	}
 	c.g = g
 	c.q.g = g
 	c.h = distance{pw: int32(g.pw), four: g.conn == Four}
 	c.expandFn = c.expand
+	return &c.q
 }
 
 // NewSearcher returns a searcher for g. Its scratch takes about 16 bytes per
 // cell. It panics when g is nil.
 func NewSearcher(g *Grid) *Searcher {
-	if g == nil {
-		panic("grid: NewSearcher of a nil grid")
-	}
 	s := &Searcher{}
-	s.init(g)
-	s.s = core.NewSearcher(&s.q)
+	s.s = core.NewSearcher(s.init(g, "NewSearcher"))
 	return s
 }
 
@@ -281,12 +283,8 @@ type Sliced struct {
 // NewSliced returns a time-sliced searcher for g; its scratch takes about 16
 // bytes per cell. It panics when g is nil.
 func NewSliced(g *Grid) *Sliced {
-	if g == nil {
-		panic("grid: NewSliced of a nil grid")
-	}
 	s := &Sliced{}
-	s.init(g)
-	s.s = core.NewSliced(&s.q)
+	s.s = core.NewSliced(s.init(g, "NewSliced"))
 	return s
 }
 
