@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"image"
 	"io"
+	"iter"
 	"math"
 	"os"
 	"slices"
@@ -180,17 +181,13 @@ header:
 			}
 		}
 	}
-	for {
-		line, n, err := lr.next(maxHeaderLine)
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, readError(name, err)
-		}
+	for line, n := range lr.lines(maxHeaderLine) {
 		if n > maxHeaderLine || len(bytes.TrimSpace(line)) != 0 {
 			return nil, ferr(lr.n, "extra line after the %d map rows", height)
 		}
+	}
+	if lr.err != nil {
+		return nil, readError(name, lr.err)
 	}
 	return New(width, height, free, opt)
 }
@@ -307,14 +304,7 @@ func ReadScenarios(r io.Reader, name string) ([]Scenario, error) {
 	}
 	var out []Scenario
 	version := false
-	for {
-		line, n, err := lr.next(maxHeaderLine)
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, readError(name, err)
-		}
+	for line, n := range lr.lines(maxHeaderLine) {
 		if n > maxHeaderLine {
 			return nil, ferr("line has %d bytes, want at most %d", n, maxHeaderLine)
 		}
@@ -364,11 +354,14 @@ func ReadScenarios(r io.Reader, name string) ([]Scenario, error) {
 		if strings.ContainsFunc(s.Map, unicode.IsControl) {
 			return nil, ferr("map field %q holds a control character", s.Map)
 		}
-		s.Optimal, s.Decimals, err = parseLength(f[8])
-		if err != nil {
+		var err error
+		if s.Optimal, s.Decimals, err = parseLength(f[8]); err != nil {
 			return nil, ferr("bad optimal length %q: %v", f[8], err)
 		}
 		out = append(out, s)
+	}
+	if lr.err != nil {
+		return nil, readError(name, lr.err)
 	}
 	if !version {
 		return nil, &FormatError{File: name, Msg: "no version line: empty file"}
@@ -458,6 +451,26 @@ type lineReader struct {
 	r   *bufio.Reader
 	n   int // number of lines read so far: the 1-based number of the last one
 	buf []byte
+	err error // the failed read that ended lines, if one did
+}
+
+// lines yields each line that next reads with limit, and its length, until
+// the end of the input or a failed read, which it leaves in l.err.
+func (l *lineReader) lines(limit int) iter.Seq2[[]byte, int] {
+	return func(yield func([]byte, int) bool) {
+		for {
+			line, n, err := l.next(limit)
+			if err != nil {
+				if err != io.EOF {
+					l.err = err
+				}
+				return
+			}
+			if !yield(line, n) {
+				return
+			}
+		}
+	}
 }
 
 func newLineReader(r io.Reader) *lineReader {
