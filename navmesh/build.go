@@ -1,7 +1,6 @@
 package navmesh
 
 import (
-	"errors"
 	"fmt"
 	"image"
 	"math"
@@ -48,14 +47,9 @@ type rect struct{ x0, y0, x1, y1 int32 }
 // Delaunay flips, linear on typical maps); BenchmarkFromGrid measures it on
 // Moving AI maps.
 func FromGrid(g *grid.Grid, opt Options) (*Mesh, error) {
-	if g == nil {
-		return nil, errors.New("navmesh: nil grid")
-	}
-	if opt.Radius != 0 {
-		var err error
-		if g, err = erode(g, opt.Radius); err != nil {
-			return nil, err
-		}
+	g, err := erode(g, opt.Radius)
+	if err != nil {
+		return nil, err
 	}
 	w, h := g.Width(), g.Height()
 	if (w+1)*(h+1) > math.MaxInt32 {

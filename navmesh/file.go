@@ -279,14 +279,9 @@ func Read(r io.Reader) (*Mesh, error) {
 // opt.Radius may occupy (an invalid radius is an error, not a
 // FormatError), and their [Fingerprint]: O(W·H) for a point agent.
 func ReadFor(r io.Reader, g *grid.Grid, opt Options) (*Mesh, error) {
-	if g == nil {
-		return nil, errors.New("navmesh: nil grid")
-	}
-	if opt.Radius != 0 {
-		var err error
-		if g, err = erode(g, opt.Radius); err != nil {
-			return nil, err
-		}
+	g, err := erode(g, opt.Radius)
+	if err != nil {
+		return nil, err
 	}
 	return readMesh(r, g)
 }

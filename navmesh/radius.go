@@ -1,6 +1,7 @@
 package navmesh
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
@@ -23,10 +24,16 @@ func checkRadius(r float64) error {
 // it never opens a passage narrower than 2r but closes more: every cell
 // touching a wall goes for any r > 0, and a straight corridor k cells wide
 // stays open only when k ≥ 2⌈r⌉+1 (for r = 0.4, corridors of 1 and 2 cells
-// close). It costs O(width·height) for any r.
+// close). It costs O(width·height) for any r > 0, and nothing for r = 0,
+// where it returns g itself. A nil g is an error.
 func erode(g *grid.Grid, r float64) (*grid.Grid, error) {
-	if err := checkRadius(r); err != nil {
+	switch err := checkRadius(r); {
+	case g == nil:
+		return nil, errors.New("navmesh: nil grid")
+	case err != nil:
 		return nil, err
+	case r == 0:
+		return g, nil
 	}
 	return g.Erode(r)
 }
