@@ -29,10 +29,10 @@ import (
 var webFS embed.FS
 
 // Server timeouts. A route on a 1024² map runs Dijkstra over every cell and
-// an edit rebuilds the touched HPA* clusters and the whole navmesh: well
-// under a second each. Either waits for its turn for at most
-// defaultQueueWait, far below the write timeout, so every request is
-// answered, if only with a 503.
+// an edit rebuilds the touched HPA* clusters and the whole navmesh, each
+// far inside the write timeout (BenchmarkServeEdit measures an edit).
+// Either waits for its turn for at most defaultQueueWait, also far below
+// the write timeout, so every request is answered, if only with a 503.
 const (
 	readHeaderTimeout = 5 * time.Second
 	readTimeout       = 10 * time.Second

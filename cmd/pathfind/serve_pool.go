@@ -14,8 +14,7 @@ const (
 	queuePerWorker = 64
 	// defaultQueueWait is how long a route or an edit may wait for its
 	// turn: well under writeTimeout, so that whoever waits the longest is
-	// still answered, with the route's own time (under a second on a 1024²
-	// map) on top.
+	// still answered, with the route's own time on top.
 	defaultQueueWait = 5 * time.Second
 	// retryAfter is the Retry-After of a 503, in seconds.
 	retryAfter = "1"

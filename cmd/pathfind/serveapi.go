@@ -276,12 +276,11 @@ func (s *server) unlockEdits() { <-s.edit }
 // handleEdit changes the cells of a rectangle. Edits and resets take turns,
 // each waiting at most the wait of routes (503 with Retry-After after
 // that); an edit copies the grid, updates the touched HPA* clusters and
-// builds the navmesh again (about 90 ms on Berlin_0_1024, 1.3 ms on the
-// demo map), then makes the new world current. It waits for no route and
-// no route waits for it, but it shares the cores with them: with every
-// worker busy, a 2-core machine took it to about 0.2 s on Berlin_0_1024
-// (0.6 s at worst) and 11 ms on the demo map (0.2 s at worst). The first
-// route on each worker after an edit makes that worker's searchers again.
+// builds the navmesh again (BenchmarkServeEdit measures it), then makes
+// the new world current. It waits for no route and no route waits for it,
+// but it shares the cores with them, so under load it takes longer (the
+// README gives figures). The first route on each worker after an edit
+// makes that worker's searchers again.
 func (s *server) handleEdit(w http.ResponseWriter, r *http.Request) {
 	var req editRequest
 	if !decodeRequest(w, r, &req) {
