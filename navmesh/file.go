@@ -69,12 +69,12 @@ import (
 //
 // Its walls (the edges with neighbour −1) are the input's rings, so the
 // corner flags follow from them; Read recomputes them, the twins, the
-// portal counts, the connected components and the point-location index
+// number of portals, the connected components and the point-location index
 // exactly as FromPolygons does.
 //
 // Everything else a mesh holds is recomputed by Read: which polygon covers
 // each cell (source 1) or the point-location index (source 3), the twin of
-// each portal edge, the portal counts and the connected components. The
+// each portal edge, the number of portals and the connected components. The
 // walkable cells are redundant with the polygons too, but they bound the
 // memory of the cell index by the bytes read, and Read checks that the
 // polygons cover exactly those cells: rectangles cell by cell; convex
@@ -478,7 +478,7 @@ func checkConvex(m *Mesh, p poly) string {
 }
 
 // link checks that each edge's neighbour is the polygon across it and
-// fills the twins and portal counts, as [Mesh.twins] does for a built mesh.
+// fills the twins and counts the portals, as [Mesh.twins] does for a built mesh.
 // across, when not nil, checks each edge, from vertex a to vertex b of
 // polygon id with neighbour nb, against what lies across it: what it
 // returns, when not "", is what is wrong.
