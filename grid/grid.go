@@ -25,6 +25,8 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+
+	"github.com/cairn-nav/cairn/internal/unionfind"
 )
 
 // Connectivity is the set of moves a grid allows.
@@ -214,14 +216,7 @@ func (g *Grid) labelRegions() {
 	}
 	type run struct{ x0, x1 int32 } // padded indices [x0, x1) of one row
 	var runs []run
-	var parent []int32
-	find := func(a int32) int32 {
-		for parent[a] != a {
-			parent[a] = parent[parent[a]]
-			a = parent[a]
-		}
-		return a
-	}
+	var parent unionfind.Forest
 	rowStart := make([]int32, g.h+1) // first run of each row
 	for y := 0; y < g.h; y++ {
 		rowStart[y] = int32(len(runs))
@@ -248,14 +243,7 @@ func (g *Grid) labelRegions() {
 			// Shift the run above down one row to compare columns.
 			ax0, ax1 := ra.x0+int32(g.pw), ra.x1+int32(g.pw)
 			if ax0 < rb.x1 && rb.x0 < ax1 {
-				pa, pb := find(a), find(b)
-				if pa != pb {
-					if pa < pb {
-						parent[pb] = pa
-					} else {
-						parent[pa] = pb
-					}
-				}
+				parent.Union(a, b)
 			}
 			if ax1 < rb.x1 {
 				a++
@@ -270,7 +258,7 @@ func (g *Grid) labelRegions() {
 	label := make([]int32, len(runs))
 	g.nregions = 0
 	for r := range runs {
-		root := find(int32(r))
+		root := parent.Find(int32(r))
 		if root == int32(r) {
 			label[r] = int32(g.nregions)
 			g.nregions++

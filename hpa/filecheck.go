@@ -14,6 +14,7 @@ import (
 
 	"github.com/cairn-nav/cairn/core"
 	"github.com/cairn-nav/cairn/grid"
+	"github.com/cairn-nav/cairn/internal/unionfind"
 )
 
 // checkNodes checks that a file's nodes are free cells of the grid in
@@ -89,12 +90,12 @@ func (h *Graph) shape(ts []transition) *shape {
 // with its ends. So two runs are joined when they touch in neighbouring
 // rows, and the sets are those of a union-find forest over the runs.
 type runs struct {
-	x0, x1 []int32   // per run: its cells in its row, x0 to x1−1
-	row    []int32   // per row of the cluster, and one more: its first run
-	parent []int32   // per run: its parent in the forest, itself for a root
-	cells  []int32   // per root: the cells of its set
-	mult   []float64 // per root: the dearest terrain multiplier of its set
-	src    []int32   // per root: the first node in its set, or −1
+	x0, x1 []int32          // per run: its cells in its row, x0 to x1−1
+	row    []int32          // per row of the cluster, and one more: its first run
+	parent unionfind.Forest // per run
+	cells  []int32          // per root: the cells of its set
+	mult   []float64        // per root: the dearest terrain multiplier of its set
+	src    []int32          // per root: the first node in its set, or −1
 }
 
 // groups fills in the shape's groups of the nodes of cluster c.
@@ -136,13 +137,13 @@ func (rs *runs) groups(h *Graph, s *shape, c int32) {
 				k++
 			}
 			for j := k; j < start && rs.x0[j] < int32(x); j++ {
-				rs.join(j, id)
+				rs.parent.Union(j, id)
 			}
 		}
 	}
 	rs.row = append(rs.row, int32(len(rs.x0)))
 	for i := range rs.parent {
-		if root := rs.find(int32(i)); root != int32(i) {
+		if root := rs.parent.Find(int32(i)); root != int32(i) {
 			rs.cells[root] += rs.cells[i]
 			if rs.mult[i] > rs.mult[root] {
 				rs.mult[root] = rs.mult[i]
@@ -153,7 +154,7 @@ func (rs *runs) groups(h *Graph, s *shape, c int32) {
 		p := h.nodes[i].cell()
 		lo, hi := rs.row[p.Y-r.Min.Y], rs.row[p.Y-r.Min.Y+1]
 		k, _ := slices.BinarySearch(rs.x1[lo:hi], int32(p.X)+1) // the run holding p, a free cell
-		root := rs.find(lo + int32(k))
+		root := rs.parent.Find(lo + int32(k))
 		if src := rs.src[root]; src >= 0 {
 			s.src[i] = src
 			s.size[src]++
@@ -162,24 +163,6 @@ func (rs *runs) groups(h *Graph, s *shape, c int32) {
 		rs.src[root] = i
 		s.src[i], s.size[i], s.cells[i], s.mult[i] = i, 1, rs.cells[root], rs.mult[root]
 	}
-}
-
-// find returns the root of run i's set.
-func (rs *runs) find(i int32) int32 {
-	for rs.parent[i] != i {
-		rs.parent[i] = rs.parent[rs.parent[i]]
-		i = rs.parent[i]
-	}
-	return i
-}
-
-// join joins the sets of runs a and b.
-func (rs *runs) join(a, b int32) {
-	ra, rb := rs.find(a), rs.find(b)
-	if ra > rb {
-		ra, rb = rb, ra
-	}
-	rs.parent[rb] = ra
 }
 
 // degree returns the number of edges a build gives node n: one per

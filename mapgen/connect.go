@@ -3,6 +3,8 @@ package mapgen
 import (
 	"image"
 	"sort"
+
+	"github.com/cairn-nav/cairn/internal/unionfind"
 )
 
 // tinyPocket is the size below which connect fills a closed-off pocket
@@ -15,10 +17,10 @@ const tinyPocket = 100
 // forest. It needs memory per run, not per cell.
 type runs struct {
 	w, h   int
-	row    []int32 // row[y] is the index of the first run of row y; row[h] the number of runs
-	x0, x1 []int32 // run i covers the cells [x0[i], x1[i]) of its row
-	root   []int32 // the first run, in row-major order, of each run's region
-	size   []int   // per root: the number of cells of its region
+	row    []int32          // row[y] is the index of the first run of row y; row[h] the number of runs
+	x0, x1 []int32          // run i covers the cells [x0[i], x1[i]) of its row
+	root   unionfind.Forest // per run; after labelRuns, the first run (in row-major order) of its region
+	size   []int            // per root: the number of cells of its region
 }
 
 func labelRuns(free []bool, w, h int) *runs {
@@ -34,7 +36,7 @@ func labelRuns(free []bool, w, h int) *runs {
 		}
 	}
 	l := &runs{w: w, h: h, row: make([]int32, h+1),
-		x0: make([]int32, 0, n), x1: make([]int32, 0, n), root: make([]int32, 0, n)}
+		x0: make([]int32, 0, n), x1: make([]int32, 0, n), root: make(unionfind.Forest, 0, n)}
 	for y := range h {
 		l.row[y] = int32(len(l.x0))
 		line := free[y*w : (y+1)*w]
@@ -59,7 +61,7 @@ func labelRuns(free []bool, w, h int) *runs {
 		j, jEnd := l.row[y], int32(len(l.x0))
 		for i < iEnd && j < jEnd {
 			if l.x0[i] < l.x1[j] && l.x0[j] < l.x1[i] {
-				l.union(i, j)
+				l.root.Union(i, j)
 			}
 			if l.x1[i] < l.x1[j] {
 				i++
@@ -76,23 +78,6 @@ func labelRuns(free []bool, w, h int) *runs {
 		l.size[l.root[i]] += int(l.x1[i] - l.x0[i])
 	}
 	return l
-}
-
-func (l *runs) find(i int32) int32 {
-	for l.root[i] != i {
-		l.root[i] = l.root[l.root[i]]
-		i = l.root[i]
-	}
-	return i
-}
-
-// union joins the trees of runs i and j, under the earlier of the two roots.
-func (l *runs) union(i, j int32) {
-	a, b := l.find(i), l.find(j)
-	if a > b {
-		a, b = b, a
-	}
-	l.root[b] = a
 }
 
 // at returns the root of the run holding p, or -1 when p was blocked or
