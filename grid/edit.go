@@ -9,7 +9,8 @@ import "image"
 //
 // The copy costs O(width·height): the cell arrays are copied and the
 // connected regions labelled again; the move masks and bitsets are
-// recomputed only around r.
+// recomputed only around r, and so is the jump table when g has one (the
+// rows and columns through r and beside it).
 func (g *Grid) WithCells(r image.Rectangle, free bool) *Grid {
 	r = r.Intersect(g.Bounds())
 	n := &Grid{w: g.w, h: g.h, pw: g.pw, conn: g.conn, off: g.off}
@@ -24,6 +25,7 @@ func (g *Grid) WithCells(r image.Rectangle, free bool) *Grid {
 	if r.Empty() {
 		n.region = append([]int32(nil), g.region...)
 		n.nregions = g.nregions
+		n.copyJumps(g, 0, 0, 0, 0)
 		return n
 	}
 	for y := r.Min.Y; y < r.Max.Y; y++ {
@@ -35,6 +37,7 @@ func (g *Grid) WithCells(r image.Rectangle, free bool) *Grid {
 	m := r.Inset(-1).Intersect(g.Bounds())
 	n.computeMoves(m.Min.X, m.Min.Y, m.Max.X, m.Max.Y)
 	n.labelRegions()
+	n.copyJumps(g, r.Min.X+1, r.Min.Y+1, r.Max.X+1, r.Max.Y+1)
 	return n
 }
 

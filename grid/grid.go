@@ -25,6 +25,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/cairn-nav/cairn/internal/unionfind"
 )
@@ -93,6 +94,11 @@ type Grid struct {
 	nregions int
 
 	bits bitsets // free cells as row and column bitsets, for jump point search
+
+	// The jump table (see jumpTable), built by the first jump point search.
+	jumpOnce   sync.Once
+	jumpsBuilt atomic.Bool
+	jumps      jumpTable
 }
 
 // MaxCells is the largest number of cells a grid may have.

@@ -40,6 +40,7 @@ var compV = [numDirs]int{dirSE: dirS, dirNE: dirN, dirSW: dirS, dirNW: dirN}
 // cells, or its jump points toward the current goal.
 type queryGraph struct {
 	g      *Grid
+	jumps  jumpTable // g's, once a jump point search has run
 	goal   int32
 	gx, gy int // the goal in padded coordinates
 	jump   bool
@@ -121,6 +122,42 @@ func sign(v int32) int32 {
 // returns the first jump point and its distance in steps, or -1 when the run
 // hits a wall. It reads the grid's bitsets 64 cells at a time.
 func (q *queryGraph) jumpStraight(x, y, d int) (int32, int32) {
+	if q.jumps == nil {
+		return q.scanStraight(x, y, d)
+	}
+	i := y*q.g.pw + x
+	c := int(q.jumps[i][d])
+	if c == 0 {
+		return q.scanStraight(x, y, d)
+	}
+	dist, free := c, c > 0
+	if !free {
+		dist = -c
+	}
+	var on bool
+	var toGoal int
+	switch d {
+	case dirE:
+		on, toGoal = q.gy == y, q.gx-x
+	case dirW:
+		on, toGoal = q.gy == y, x-q.gx
+	case dirS:
+		on, toGoal = q.gx == x, q.gy-y
+	default:
+		on, toGoal = q.gx == x, y-q.gy
+	}
+	if on && toGoal > 0 && toGoal <= dist {
+		return q.goal, int32(toGoal)
+	}
+	if !free {
+		return -1, 0
+	}
+	return int32(i) + int32(dist)*q.g.off[d], int32(dist)
+}
+
+// scanStraight is jumpStraight by a scan of the bitsets, for runs too long
+// for the jump table.
+func (q *queryGraph) scanStraight(x, y, d int) (int32, int32) {
 	b := &q.g.bits
 	pw := q.g.pw
 	// The run is along line, between the side lines s1 and s2, from

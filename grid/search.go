@@ -36,6 +36,10 @@ type Query struct {
 	// 8-connected grids without terrain costs use jump point search, which
 	// finds paths of the same optimal cost while expanding far fewer cells
 	// (only the jump points, which OnExpand and Result.Expanded then count).
+	// Its straight jumps read a table of where each scan stops, which the
+	// grid builds at its first jump point search (O(cells), 8 bytes a
+	// cell, kept by WithCells), except on grids where the scans are too
+	// short for it to pay.
 	Plain bool
 	// OnExpand, when not nil, receives each expanded cell in order with its
 	// cost from the start.
@@ -194,6 +198,9 @@ func (c *query) setup(from, to image.Point, q Query) (start, goal int32, h core.
 	c.q.goal = goal
 	c.q.gx, c.q.gy = to.X+1, to.Y+1
 	c.q.jump = !q.Plain && g.conn == Eight && g.cost == nil
+	if c.q.jump {
+		c.q.jumps = g.jumpTable() // nil where it does not pay
+	}
 	return start, goal, h, opt, true, nil
 }
 

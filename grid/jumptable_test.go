@@ -1,0 +1,137 @@
+package grid
+
+import (
+	"fmt"
+	"image"
+	"math/rand/v2"
+	"testing"
+)
+
+// scanCode is the jump table entry of one scan, run on the bitsets.
+func (g *Grid) scanCode(x, y, d int) int16 {
+	b := &g.bits
+	var line, s1, s2 []uint64
+	from := x
+	if d == dirE || d == dirW {
+		line, s1, s2 = b.row(y), b.row(y-1), b.row(y+1)
+	} else {
+		line, s1, s2 = b.col(x), b.col(x-1), b.col(x+1)
+		from = y
+	}
+	if d == dirE || d == dirS {
+		p := stopAfter(line, s1, s2, from)
+		return code(bitSet(line, p), p-from)
+	}
+	p := stopBefore(line, s1, s2, from)
+	return code(bitSet(line, p), from-p)
+}
+
+// checkJumps compares every entry of g's jump table for a free cell with
+// the scan of the bitsets.
+func checkJumps(t *testing.T, g *Grid, what string) {
+	t.Helper()
+	tab := g.jumpTable()
+	if tab == nil {
+		t.Fatalf("%s: the grid keeps no jump table (mean run %.2f): the test checks nothing", what, g.jumpsMean())
+	}
+	for y := 1; y <= g.h; y++ {
+		for x := 1; x <= g.w; x++ {
+			if !g.free[y*g.pw+x] {
+				continue
+			}
+			for d := range 4 {
+				if got, want := tab[y*g.pw+x][d], g.scanCode(x, y, d); got != want {
+					t.Fatalf("%s: cell (%d,%d) direction %d: table %d, scan %d", what, x-1, y-1, d, got, want)
+				}
+			}
+		}
+	}
+}
+
+func randomGrid(t *testing.T, r *rand.Rand, w, h int, density float64) *Grid {
+	t.Helper()
+	free := make([]bool, w*h)
+	for i := range free {
+		free[i] = r.Float64() >= density
+	}
+	g, err := New(w, h, free, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// TestJumpTable checks the table against the scans on random grids, wider
+// than one 64-bit word, and on grids edited with WithCells, whose tables
+// are updated rather than built.
+func TestJumpTable(t *testing.T) {
+	for seed := uint64(1); seed <= 8; seed++ {
+		r := rand.New(rand.NewPCG(seed, 7))
+		w, h := 20+r.IntN(130), 10+r.IntN(90)
+		g := randomGrid(t, r, w, h, 0.03+0.03*float64(seed%4))
+		checkJumps(t, g, fmt.Sprintf("seed %d", seed))
+		for e := range 6 {
+			x, y := r.IntN(w+4)-2, r.IntN(h+4)-2
+			rect := image.Rect(x, y, x+r.IntN(10), y+r.IntN(10))
+			g = g.WithCells(rect, e%2 == 0)
+			if !g.jumpsBuilt.Load() {
+				t.Fatalf("seed %d edit %d: WithCells dropped the jump table", seed, e)
+			}
+			checkJumps(t, g, fmt.Sprintf("seed %d edit %d (%v)", seed, e, rect))
+		}
+	}
+}
+
+// TestJumpTableLong checks the fallback to the scan for runs too long for
+// an int16: a row of 40 000 free cells.
+func TestJumpTableLong(t *testing.T) {
+	const w = 40000
+	free := make([]bool, w*3)
+	for i := range free {
+		free[i] = true
+	}
+	g, err := New(w, 3, free, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab := g.jumpTable()
+	pw := g.pw
+	if c := tab[2*pw+1][dirE]; c != 0 {
+		t.Errorf("entry east of the first cell is %d, want 0 (no room)", c)
+	}
+	if c := tab[2*pw+w-100+1][dirE]; c != -100 {
+		t.Errorf("entry 100 cells from the east wall is %d, want -100", c)
+	}
+	s := NewSearcher(g)
+	path, res, err := s.AppendPath(nil, image.Pt(0, 1), image.Pt(w-1, 1), Query{})
+	if err != nil || len(path) != w || res.Cost != w-1 {
+		t.Errorf("across the long row: %d cells, cost %v, error %v; want %d cells of cost %d", len(path), res.Cost, err, w, w-1)
+	}
+}
+
+// jumpsMean is the mean stop distance of g's scans, for messages.
+func (g *Grid) jumpsMean() float64 {
+	t := make(jumpTable, len(g.free))
+	h := &Grid{w: g.w, h: g.h, pw: g.pw, free: g.free, jumps: t}
+	h.jumpRows(1, len(g.free)/g.pw-1)
+	h.jumpCols(1, g.pw-1)
+	return t.meanRun(g.free)
+}
+
+// TestJumpTableDense checks that a grid whose scans are short keeps no
+// table, and that its edits keep none either, while searches stay exact
+// (the oracle tests run on such grids too).
+func TestJumpTableDense(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 3))
+	g := randomGrid(t, r, 90, 70, 0.45)
+	if m := g.jumpsMean(); m >= minJumpRun {
+		t.Fatalf("mean run %.2f: the test grid is not dense enough", m)
+	}
+	if g.jumpTable() != nil {
+		t.Fatal("a dense grid kept its jump table")
+	}
+	e := g.WithCells(image.Rect(10, 10, 20, 20), true)
+	if !e.jumpsBuilt.Load() || e.jumps != nil {
+		t.Fatalf("edited dense grid: built %v, table %v; want built and none", e.jumpsBuilt.Load(), e.jumps != nil)
+	}
+}
