@@ -198,14 +198,70 @@ func (q *queryGraph) scanStraight(x, y, d int) (int32, int32) {
 // the edge from (x, y) to a successor j is the diagonal run to the cell
 // where j's straight run starts, then that run, which the path fill-in
 // rebuilds as diagonal steps first, then straight ones.
+//
+// With a jump table the run goes from stop to stop: the cells from which a
+// straight jump finds a jump point (the table's diagonal entry), and the
+// cells on the goal's row or column, whose straight jumps may meet the
+// goal. Nothing else on the run can add a successor.
 func (q *queryGraph) diagonalSuccessors(dst []core.Edge, x, y, d int) []core.Edge {
+	if q.jumps == nil {
+		return q.diagonalWalk(dst, x, y, d, 0)
+	}
+	g := q.g
+	off := g.off[d]
+	dx, dy := dirDX[d], dirDY[d]
+	h, v := compH[d], compV[d]
+	n := int32(y*g.pw + x)
+	for k := 0; ; {
+		c := int(q.jumps[n][d])
+		if c == 0 {
+			return q.diagonalWalk(dst, x, y, d, k)
+		}
+		steps, found := c, true
+		if c < 0 {
+			steps, found = -c-1, false
+		}
+		// The first step that reaches the goal's row or column, if any.
+		j := steps + 1
+		if r := (q.gy - y) * dy; r > 0 {
+			j = r
+		}
+		if r := (q.gx - x) * dx; r > 0 && r < j {
+			j = r
+		}
+		switch {
+		case j <= steps:
+			steps = j
+		case !found:
+			return dst
+		}
+		n += int32(steps) * off
+		x += steps * dx
+		y += steps * dy
+		k += steps
+		diag := float64(k) * math.Sqrt2
+		if n == q.goal {
+			return append(dst, core.Edge{To: n, Cost: diag})
+		}
+		if to, s := q.jumpStraight(x, y, h); to >= 0 {
+			dst = append(dst, core.Edge{To: to, Cost: diag + float64(s)})
+		}
+		if to, s := q.jumpStraight(x, y, v); to >= 0 {
+			dst = append(dst, core.Edge{To: to, Cost: diag + float64(s)})
+		}
+	}
+}
+
+// diagonalWalk is diagonalSuccessors cell by cell, from the cell k steps
+// along the run: for grids without a jump table, and runs too long for it.
+func (q *queryGraph) diagonalWalk(dst []core.Edge, x, y, d, k int) []core.Edge {
 	g := q.g
 	bit := uint8(1) << d
 	off := g.off[d]
 	dx, dy := dirDX[d], dirDY[d]
 	h, v := compH[d], compV[d]
 	n := int32(y*g.pw + x)
-	for k := 1; ; k++ {
+	for k++; ; k++ {
 		if g.moves[n]&bit == 0 {
 			return dst
 		}

@@ -5,23 +5,30 @@ import (
 	"slices"
 )
 
-// jumpTable holds, per padded cell, where the jump point scan from that
-// cell stops in each straight direction (east, west, south, north, the
-// first four move directions): +d when it stops at a jump point d cells
-// away, −d when it runs into a wall d cells away, and 0 when d does not fit
-// an int16, where the scan of the bitsets is run instead (maps over 32 766
-// cells a side). It is the straight half of JPS+ (Harabor and Grastien's
-// precomputed jump distances), and makes a straight jump O(1). The four
-// entries of a cell sit together, so that the two scans from each cell of
-// a diagonal run read one cache line. It takes 8 bytes per padded cell.
+// jumpTable is JPS+ (Harabor and Grastien's precomputed jump distances):
+// per padded cell, where the jump point runs from it stop, so that a jump
+// costs O(1) per cell it stops at, not per cell it crosses. The eight
+// entries of a cell, in the order of the move directions, sit together in
+// 16 bytes.
 //
-// Where the scans are short the table does not pay: a scan then reads one
+// The straight entries (east, west, south, north) say where the scan from
+// the cell stops: +d at a jump point d cells away, −d at a wall d cells
+// away, and 0 when d does not fit an int16, where the scan of the bitsets
+// is run instead (maps over 32 766 cells a side).
+//
+// The diagonal entries: +k when the k-th cell of the diagonal run from the
+// cell is the first from which a straight jump along one of the
+// direction's two components finds a jump point; −(m+1) when none does and
+// the run can take m steps; 0 when that does not fit an int16, or a
+// straight entry it needs is 0, where the run is walked cell by cell.
+//
+// Where the runs are short the table does not pay: a scan then reads one
 // word of each of three bitsets that stay in the cache, where the table's
-// entries of a diagonal run lie a row apart. So a grid whose scans stop
-// after fewer than minJumpRun cells on average keeps no table (a maze of
-// corridors one cell wide: 1.7 cells; maze512-1-0's jump point search was
-// 11 % slower with the table, random512-10-0's at 3.7 cells 1.3× faster).
-type jumpTable [][4]int16
+// entries of a diagonal run lie a row apart. So a grid whose straight scans
+// stop after fewer than minJumpRun cells on average keeps no table (a maze
+// of corridors one cell wide: 1.7 cells; maze512-1-0's search was 11 %
+// slower with the straight table, random512-10-0's at 3.7 cells faster).
+type jumpTable [][8]int16
 
 // minJumpRun is the mean stop distance of a grid's scans below which it
 // keeps no jump table.
@@ -38,6 +45,8 @@ func (g *Grid) jumpTable() jumpTable {
 		g.jumpCols(1, g.pw-1)
 		if g.jumps.meanRun(g.free) < minJumpRun {
 			g.jumps = nil
+		} else {
+			g.jumpDiagonals()
 		}
 		g.jumpsBuilt.Store(true)
 	})
@@ -52,7 +61,7 @@ func (t jumpTable) meanRun(free []bool) float64 {
 		if !f {
 			continue
 		}
-		for _, c := range t[i] {
+		for _, c := range t[i][:4] {
 			if c == 0 {
 				return math.Inf(1)
 			}
@@ -84,6 +93,9 @@ func (n *Grid) copyJumps(g *Grid, x0, y0, x1, y1 int) {
 		ph := len(n.free) / n.pw
 		n.jumpRows(max(y0-1, 1), min(y1+1, ph-1))
 		n.jumpCols(max(x0-1, 1), min(x1+1, n.pw-1))
+		// A diagonal entry depends on the straight ones along its whole
+		// run, which may cross the edited rows and columns anywhere.
+		n.jumpDiagonals()
 	})
 }
 
@@ -140,5 +152,49 @@ func (g *Grid) jumpCols(x0, x1 int) {
 	ph := len(g.free) / g.pw
 	for x := x0; x < x1; x++ {
 		g.jumpLine(ph, x, g.pw, 1, dirS, dirN)
+	}
+}
+
+// jumpDiagonals fills the diagonal entries from the straight ones and the
+// move masks, one sweep per diagonal direction against it, so that the
+// next cell of each run is done first: O(cells).
+func (g *Grid) jumpDiagonals() {
+	t := g.jumps
+	ph := len(g.free) / g.pw
+	for d := dirSE; d < numDirs; d++ {
+		dx, dy := dirDX[d], dirDY[d]
+		h, v := compH[d], compV[d]
+		bit := uint8(1) << d
+		off := int(g.off[d])
+		for yi := range ph {
+			y := yi
+			if dy > 0 {
+				y = ph - 1 - yi
+			}
+			for xi := range g.pw {
+				x := xi
+				if dx > 0 {
+					x = g.pw - 1 - xi
+				}
+				i := y*g.pw + x
+				if g.moves[i]&bit == 0 {
+					t[i][d] = -1 // no step: m = 0
+					continue
+				}
+				next := &t[i+off]
+				switch sh, sv, c := next[h], next[v], next[d]; {
+				case sh == 0 || sv == 0:
+					t[i][d] = 0
+				case sh > 0 || sv > 0:
+					t[i][d] = 1
+				case c == 0 || c == math.MaxInt16 || c == math.MinInt16:
+					t[i][d] = 0
+				case c > 0:
+					t[i][d] = c + 1
+				default:
+					t[i][d] = c - 1
+				}
+			}
+		}
 	}
 }

@@ -26,6 +26,21 @@ func (g *Grid) scanCode(x, y, d int) int16 {
 	return code(bitSet(line, p), from-p)
 }
 
+// walkCode is the diagonal table entry of the run from padded cell (x, y)
+// in diagonal direction d, walked cell by cell with the scans.
+func (g *Grid) walkCode(x, y, d int) int16 {
+	bit := uint8(1) << d
+	for k := 1; ; k++ {
+		if g.moves[y*g.pw+x]&bit == 0 {
+			return int16(-k) // k−1 steps, then a wall
+		}
+		x, y = x+dirDX[d], y+dirDY[d]
+		if g.scanCode(x, y, compH[d]) > 0 || g.scanCode(x, y, compV[d]) > 0 {
+			return int16(k)
+		}
+	}
+}
+
 // checkJumps compares every entry of g's jump table for a free cell with
 // the scan of the bitsets.
 func checkJumps(t *testing.T, g *Grid, what string) {
@@ -42,6 +57,11 @@ func checkJumps(t *testing.T, g *Grid, what string) {
 			for d := range 4 {
 				if got, want := tab[y*g.pw+x][d], g.scanCode(x, y, d); got != want {
 					t.Fatalf("%s: cell (%d,%d) direction %d: table %d, scan %d", what, x-1, y-1, d, got, want)
+				}
+			}
+			for d := dirSE; d < numDirs; d++ {
+				if got, want := tab[y*g.pw+x][d], g.walkCode(x, y, d); got != want {
+					t.Fatalf("%s: cell (%d,%d) direction %d: table %d, walk %d", what, x-1, y-1, d, got, want)
 				}
 			}
 		}
@@ -133,5 +153,58 @@ func TestJumpTableDense(t *testing.T) {
 	e := g.WithCells(image.Rect(10, 10, 20, 20), true)
 	if !e.jumpsBuilt.Load() || e.jumps != nil {
 		t.Fatalf("edited dense grid: built %v, table %v; want built and none", e.jumpsBuilt.Load(), e.jumps != nil)
+	}
+}
+
+// TestJumpTableSearch runs the same queries with the jump table and with
+// the scans (on a copy of the grid that keeps no table): the successors
+// come in the same order, so the paths, costs and expansions must be the
+// same, query for query, on open and cluttered random grids and after
+// edits.
+func TestJumpTableSearch(t *testing.T) {
+	for seed := uint64(1); seed <= 10; seed++ {
+		r := rand.New(rand.NewPCG(seed, 11))
+		w, h := 30+r.IntN(150), 20+r.IntN(100)
+		g := randomGrid(t, r, w, h, 0.02+0.03*float64(seed%5))
+		for e := range 3 {
+			if e > 0 {
+				x, y := r.IntN(w), r.IntN(h)
+				g = g.WithCells(image.Rect(x, y, x+1+r.IntN(12), y+1+r.IntN(3)), e%2 == 0)
+			}
+			if g.jumpTable() == nil {
+				t.Fatalf("seed %d: no jump table (mean run %.2f): the test compares nothing", seed, g.jumpsMean())
+			}
+			free := make([]bool, w*h)
+			for y := range h {
+				for x := range w {
+					free[y*w+x] = g.Passable(image.Pt(x, y))
+				}
+			}
+			scan, err := New(w, h, free, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			scan.jumpOnce.Do(func() {}) // keeps no table
+			scan.jumpsBuilt.Store(true)
+			st, ss := NewSearcher(g), NewSearcher(scan)
+			var pt, ps []image.Point
+			for range 200 {
+				a, b := image.Pt(r.IntN(w), r.IntN(h)), image.Pt(r.IntN(w), r.IntN(h))
+				if !g.Passable(a) || !g.Passable(b) {
+					continue
+				}
+				var rt, rs Result
+				pt, rt, _ = st.AppendPath(pt[:0], a, b, Query{})
+				ps, rs, _ = ss.AppendPath(ps[:0], a, b, Query{})
+				if rt != rs || len(pt) != len(ps) {
+					t.Fatalf("seed %d edit %d: %v→%v with the table %+v (%d cells), with scans %+v (%d cells)", seed, e, a, b, rt, len(pt), rs, len(ps))
+				}
+				for i := range pt {
+					if pt[i] != ps[i] {
+						t.Fatalf("seed %d edit %d: %v→%v: paths part at cell %d: %v against %v", seed, e, a, b, i, pt[i], ps[i])
+					}
+				}
+			}
+		}
 	}
 }

@@ -36,10 +36,10 @@ type Query struct {
 	// 8-connected grids without terrain costs use jump point search, which
 	// finds paths of the same optimal cost while expanding far fewer cells
 	// (only the jump points, which OnExpand and Result.Expanded then count).
-	// Its straight jumps read a table of where each scan stops, which the
-	// grid builds at its first jump point search (O(cells), 8 bytes a
-	// cell, kept by WithCells), except on grids where the scans are too
-	// short for it to pay.
+	// Its jumps read a table of where each straight and diagonal run stops
+	// (JPS+), which the grid builds at its first jump point search
+	// (O(cells), 16 bytes a cell, kept up to date by WithCells), except on
+	// grids where the scans are too short for it to pay.
 	Plain bool
 	// OnExpand, when not nil, receives each expanded cell in order with its
 	// cost from the start.
