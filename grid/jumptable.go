@@ -30,6 +30,11 @@ import (
 // slower with the straight table, random512-10-0's at 3.7 cells faster).
 type jumpTable [][8]int16
 
+// BuildJumps builds g's jump table now, if no jump point search has yet:
+// a game calls it while it loads, so that no query pays for it
+// (BenchmarkJumpTable measures the build). It is safe for concurrent use.
+func (g *Grid) BuildJumps() { g.jumpTable() }
+
 // minJumpRun is the mean stop distance of a grid's scans below which it
 // keeps no jump table.
 const minJumpRun = 2.5
@@ -79,7 +84,9 @@ func (t jumpTable) meanRun(free []bool) float64 {
 // [y0, y1), g's jump table updated for the edit, if g has built one. A
 // cell's entries depend on its own row or column and the two beside it,
 // through to the border, so the rows y0−1 to y1 and the columns x0−1 to x1
-// are computed again: O(width·rows + height·columns).
+// are computed again, and the diagonal entries that depend on them:
+// O(width·rows + height·columns) and the entries that change, besides the
+// copy.
 func (n *Grid) copyJumps(g *Grid, x0, y0, x1, y1 int) {
 	if !g.jumpsBuilt.Load() {
 		return
@@ -91,11 +98,11 @@ func (n *Grid) copyJumps(g *Grid, x0, y0, x1, y1 int) {
 		}
 		n.jumps = slices.Clone(g.jumps)
 		ph := len(n.free) / n.pw
-		n.jumpRows(max(y0-1, 1), min(y1+1, ph-1))
-		n.jumpCols(max(x0-1, 1), min(x1+1, n.pw-1))
-		// A diagonal entry depends on the straight ones along its whole
-		// run, which may cross the edited rows and columns anywhere.
-		n.jumpDiagonals()
+		rx0, rx1 := max(x0-1, 1), min(x1+1, n.pw-1)
+		ry0, ry1 := max(y0-1, 1), min(y1+1, ph-1)
+		n.jumpRows(ry0, ry1)
+		n.jumpCols(rx0, rx1)
+		n.updateDiagonals(rx0, ry0, rx1, ry1)
 	})
 }
 
@@ -155,6 +162,69 @@ func (g *Grid) jumpCols(x0, x1 int) {
 	}
 }
 
+// diagCode returns the diagonal entry of padded cell i in direction d from
+// its move mask and the entries of the next cell of the run.
+func (g *Grid) diagCode(i, d int) int16 {
+	if g.moves[i]&(1<<d) == 0 {
+		return -1 // no step: m = 0
+	}
+	next := &g.jumps[i+int(g.off[d])]
+	sh, sv, c := next[compH[d]], next[compV[d]], next[d]
+	switch {
+	case sh == 0 || sv == 0:
+		return 0
+	case sh > 0 || sv > 0:
+		return 1
+	case c == 0 || c == math.MaxInt16 || c == math.MinInt16:
+		return 0
+	case c > 0:
+		return c + 1
+	}
+	return c - 1
+}
+
+// updateDiagonals brings the diagonal entries up to date after the
+// straight entries and move masks of the padded rows y0 to y1−1 and
+// columns x0 to x1−1 changed: an entry depends on its cell's move mask and
+// on the next cell of its run, so each such cell and the one before it on
+// each diagonal are computed again, and the cell before any entry that
+// changes, back along the run for as long as entries change. It costs
+// O(rows·width + columns·height) and the entries that change.
+func (g *Grid) updateDiagonals(x0, y0, x1, y1 int) {
+	ph := len(g.free) / g.pw
+	var work []int
+	for d := dirSE; d < numDirs; d++ {
+		off := int(g.off[d])
+		work = work[:0]
+		seed := func(i int) {
+			work = append(work, i)
+			if j := i - off; j >= 0 && j < len(g.free) {
+				work = append(work, j)
+			}
+		}
+		for y := y0; y < y1; y++ {
+			for x := range g.pw {
+				seed(y*g.pw + x)
+			}
+		}
+		for x := x0; x < x1; x++ {
+			for y := range ph {
+				seed(y*g.pw + x)
+			}
+		}
+		for len(work) > 0 {
+			i := work[len(work)-1]
+			work = work[:len(work)-1]
+			if c := g.diagCode(i, d); c != g.jumps[i][d] {
+				g.jumps[i][d] = c
+				if j := i - off; j >= 0 && j < len(g.free) {
+					work = append(work, j)
+				}
+			}
+		}
+	}
+}
+
 // jumpDiagonals fills the diagonal entries from the straight ones and the
 // move masks, one sweep per diagonal direction against it, so that the
 // next cell of each run is done first: O(cells).
@@ -163,9 +233,6 @@ func (g *Grid) jumpDiagonals() {
 	ph := len(g.free) / g.pw
 	for d := dirSE; d < numDirs; d++ {
 		dx, dy := dirDX[d], dirDY[d]
-		h, v := compH[d], compV[d]
-		bit := uint8(1) << d
-		off := int(g.off[d])
 		for yi := range ph {
 			y := yi
 			if dy > 0 {
@@ -176,24 +243,7 @@ func (g *Grid) jumpDiagonals() {
 				if dx > 0 {
 					x = g.pw - 1 - xi
 				}
-				i := y*g.pw + x
-				if g.moves[i]&bit == 0 {
-					t[i][d] = -1 // no step: m = 0
-					continue
-				}
-				next := &t[i+off]
-				switch sh, sv, c := next[h], next[v], next[d]; {
-				case sh == 0 || sv == 0:
-					t[i][d] = 0
-				case sh > 0 || sv > 0:
-					t[i][d] = 1
-				case c == 0 || c == math.MaxInt16 || c == math.MinInt16:
-					t[i][d] = 0
-				case c > 0:
-					t[i][d] = c + 1
-				default:
-					t[i][d] = c - 1
-				}
+				t[y*g.pw+x][d] = g.diagCode(y*g.pw+x, d)
 			}
 		}
 	}

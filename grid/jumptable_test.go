@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image"
 	"math/rand/v2"
+	"path/filepath"
 	"testing"
 )
 
@@ -205,6 +206,60 @@ func TestJumpTableSearch(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// BenchmarkJumpTable builds the jump table of Berlin_0_1024 as it is and
+// scaled ×4 (each cell a 4×4 block) to 4096², and reports its bytes per
+// cell.
+func BenchmarkJumpTable(b *testing.B) {
+	path := filepath.Join("..", "..", "shared", "benchmarks", "movingai", "Berlin_0_1024.map")
+	g0, err := LoadMap(path, Options{})
+	if err != nil {
+		b.Skipf("the Moving AI maps are not beside the checkout: %v", err)
+	}
+	for _, k := range []int{1, 4} {
+		w, h := g0.Width()*k, g0.Height()*k
+		free := make([]bool, w*h)
+		for y := range h {
+			for x := range w {
+				free[y*w+x] = g0.Passable(image.Pt(x/k, y/k))
+			}
+		}
+		b.Run(fmt.Sprintf("%d×%d", w, h), func(b *testing.B) {
+			var g *Grid
+			for b.Loop() {
+				b.StopTimer()
+				if g, err = New(w, h, free, Options{}); err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+				if g.jumpTable() == nil {
+					b.Fatal("no table")
+				}
+			}
+			b.ReportMetric(float64(len(g.jumps)*16)/float64(w*h), "bytes/cell")
+			b.ReportMetric(float64(len(g.jumps)*16)/(1<<20), "MiB")
+		})
+		// A wall of 12 cells across a street, on a grid with its table
+		// and on one without.
+		for _, table := range []bool{true, false} {
+			b.Run(fmt.Sprintf("%d×%d/edit/table=%v", w, h, table), func(b *testing.B) {
+				g, err := New(w, h, free, Options{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if table {
+					g.BuildJumps()
+				}
+				wall := image.Rect(w/2, h/2, w/2+12, h/2+1)
+				for b.Loop() {
+					if e := g.WithCells(wall, false); e.jumpsBuilt.Load() != table {
+						b.Fatal("table lost")
+					}
+				}
+			})
 		}
 	}
 }
