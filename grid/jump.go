@@ -239,17 +239,29 @@ func (q *queryGraph) diagonalSuccessors(dst []core.Edge, x, y, d int) []core.Edg
 		x += steps * dx
 		y += steps * dy
 		k += steps
-		diag := float64(k) * math.Sqrt2
-		if n == q.goal {
-			return append(dst, core.Edge{To: n, Cost: diag})
-		}
-		if to, s := q.jumpStraight(x, y, h); to >= 0 {
-			dst = append(dst, core.Edge{To: to, Cost: diag + float64(s)})
-		}
-		if to, s := q.jumpStraight(x, y, v); to >= 0 {
-			dst = append(dst, core.Edge{To: to, Cost: diag + float64(s)})
+		var goal bool
+		if dst, goal = q.stop(dst, n, x, y, h, v, k); goal {
+			return dst
 		}
 	}
+}
+
+// stop appends the successors of a diagonal run at padded cell n = (x, y),
+// k diagonal steps from its start: the goal when n is the goal (then goal
+// is true and the run ends), else the jump points that the straight jumps
+// along the components h and v find.
+func (q *queryGraph) stop(dst []core.Edge, n int32, x, y, h, v, k int) (_ []core.Edge, goal bool) {
+	diag := float64(k) * math.Sqrt2
+	if n == q.goal {
+		return append(dst, core.Edge{To: n, Cost: diag}), true
+	}
+	if to, s := q.jumpStraight(x, y, h); to >= 0 {
+		dst = append(dst, core.Edge{To: to, Cost: diag + float64(s)})
+	}
+	if to, s := q.jumpStraight(x, y, v); to >= 0 {
+		dst = append(dst, core.Edge{To: to, Cost: diag + float64(s)})
+	}
+	return dst, false
 }
 
 // diagonalWalk is diagonalSuccessors cell by cell, from the cell k steps
@@ -268,15 +280,9 @@ func (q *queryGraph) diagonalWalk(dst []core.Edge, x, y, d, k int) []core.Edge {
 		n += off
 		x += dx
 		y += dy
-		diag := float64(k) * math.Sqrt2
-		if n == q.goal {
-			return append(dst, core.Edge{To: n, Cost: diag})
-		}
-		if to, s := q.jumpStraight(x, y, h); to >= 0 {
-			dst = append(dst, core.Edge{To: to, Cost: diag + float64(s)})
-		}
-		if to, s := q.jumpStraight(x, y, v); to >= 0 {
-			dst = append(dst, core.Edge{To: to, Cost: diag + float64(s)})
+		var goal bool
+		if dst, goal = q.stop(dst, n, x, y, h, v, k); goal {
+			return dst
 		}
 	}
 }
