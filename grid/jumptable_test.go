@@ -5,7 +5,10 @@ import (
 	"image"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"testing"
+
+	"github.com/cairn-nav/cairn/core"
 )
 
 // scanCode is the jump table entry of one scan, run on the bitsets.
@@ -188,7 +191,8 @@ func TestJumpTableSearch(t *testing.T) {
 			scan.jumpOnce.Do(func() {}) // keeps no table
 			scan.jumpsBuilt.Store(true)
 			st, ss := NewSearcher(g), NewSearcher(scan)
-			var pt, ps []image.Point
+			var pt, ps, pq []image.Point
+			var rq Result
 			for range 200 {
 				a, b := image.Pt(r.IntN(w), r.IntN(h)), image.Pt(r.IntN(w), r.IntN(h))
 				if !g.Passable(a) || !g.Passable(b) {
@@ -197,13 +201,12 @@ func TestJumpTableSearch(t *testing.T) {
 				var rt, rs Result
 				pt, rt, _ = st.AppendPath(pt[:0], a, b, Query{})
 				ps, rs, _ = ss.AppendPath(ps[:0], a, b, Query{})
-				if rt != rs || len(pt) != len(ps) {
+				if rt != rs || !slices.Equal(pt, ps) {
 					t.Fatalf("seed %d edit %d: %v→%v with the table %+v (%d cells), with scans %+v (%d cells)", seed, e, a, b, rt, len(pt), rs, len(ps))
 				}
-				for i := range pt {
-					if pt[i] != ps[i] {
-						t.Fatalf("seed %d edit %d: %v→%v: paths part at cell %d: %v against %v", seed, e, a, b, i, pt[i], ps[i])
-					}
+				pq, rq, _ = st.AppendPath(pq[:0], a, b, Query{Scan: true})
+				if rt != rq || !slices.Equal(pt, pq) {
+					t.Fatalf("seed %d edit %d: %v→%v with the table %+v (%d cells), with Query.Scan %+v (%d cells)", seed, e, a, b, rt, len(pt), rq, len(pq))
 				}
 			}
 		}
@@ -261,5 +264,24 @@ func BenchmarkJumpTable(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// TestScanBuildsNoTable checks that a Query.Scan search leaves the grid
+// without a jump table.
+func TestScanBuildsNoTable(t *testing.T) {
+	free := make([]bool, 64*64)
+	for i := range free {
+		free[i] = i%7 != 3 || i/64%5 == 0
+	}
+	g, err := New(64, 64, free, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, res, err := NewSearcher(g).AppendPath(nil, image.Pt(0, 0), image.Pt(62, 40), Query{Scan: true}); err != nil || res.Status != core.Found {
+		t.Fatalf("open 64²: %+v, %v", res, err)
+	}
+	if g.jumpsBuilt.Load() {
+		t.Fatal("a Scan search built the jump table")
 	}
 }

@@ -41,6 +41,11 @@ type Query struct {
 	// (O(cells), 16 bytes a cell, kept up to date by WithCells), except on
 	// grids where the scans are too short for it to pay.
 	Plain bool
+	// Scan makes jump point search scan the rows and columns a word of
+	// cells at a time instead of reading the table, as it does where the
+	// table does not pay: the same paths and expansions, and no table is
+	// built for the query. It is there to measure what the table gives.
+	Scan bool
 	// OnExpand, when not nil, receives each expanded cell in order with its
 	// cost from the start.
 	OnExpand func(p image.Point, g float64)
@@ -198,7 +203,8 @@ func (c *query) setup(from, to image.Point, q Query) (start, goal int32, h core.
 	c.q.goal = goal
 	c.q.gx, c.q.gy = to.X+1, to.Y+1
 	c.q.jump = !q.Plain && g.conn == Eight && g.cost == nil
-	if c.q.jump {
+	c.q.jumps = nil
+	if c.q.jump && !q.Scan {
 		c.q.jumps = g.jumpTable() // nil where it does not pay
 	}
 	return start, goal, h, opt, true, nil

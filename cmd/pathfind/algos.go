@@ -46,12 +46,16 @@ type serveAlgo struct {
 var algos = []algo{
 	{
 		name: "astar", doc: "grid A*, octile heuristic, jump points where the map allows",
-		gridQuery: true, build: newGridRouter(grid.Auto),
+		gridQuery: true, build: newGridRouter(grid.Auto, false),
 		serve: []serveAlgo{{ID: "astar", Label: "A* (jump points)", Colour: "#d62728", run: runGrid(grid.Auto)}},
 	},
 	{
+		name: "jps", doc: "astar's jump point search scanning the rows instead of reading the JPS+ table, for comparison: the same paths",
+		gridQuery: true, build: newGridRouter(grid.Auto, true),
+	},
+	{
 		name: "dijkstra", doc: "Dijkstra over every cell",
-		gridQuery: true, build: newGridRouter(grid.Zero),
+		gridQuery: true, build: newGridRouter(grid.Zero, false),
 		serve: []serveAlgo{{ID: "dijkstra", Label: "Dijkstra", Colour: "#1f77b4", run: runGrid(grid.Zero)}},
 	},
 	{

@@ -199,7 +199,7 @@ func TestErrors(t *testing.T) {
 		{"no to", route("-from", "1,1"), 2, "-to is required"},
 		{"from without comma", route("-from", "3", "-to", "1,1"), 2, "-from"},
 		{"from not numbers", route("-from", "a,b", "-to", "1,1"), 2, "-from"},
-		{"unknown algo", route("-from", "0,0", "-to", "1,1", "-algo", "jps"), 2, `unknown -algo "jps"`},
+		{"unknown algo", route("-from", "0,0", "-to", "1,1", "-algo", "jps+"), 2, `unknown -algo "jps+"`},
 		{"baseline budget", route("-from", "0,0", "-to", "1,1", "-algo", "baseline", "-max-expansions", "5"), 2, "-max-expansions"},
 		{"negative budget", route("-from", "0,0", "-to", "1,1", "-max-expansions", "-5"), 2, "-max-expansions"},
 		{"missing map", []string{"route", "-map", missing, "-from", "0,0", "-to", "1,1"}, 1, "missing.map"},

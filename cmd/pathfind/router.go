@@ -142,9 +142,11 @@ type gridRouter struct {
 	q grid.Query
 }
 
-func newGridRouter(h grid.Heuristic) func(*grid.Grid, *routerFlags) (router, error) {
+func newGridRouter(h grid.Heuristic, scan bool) func(*grid.Grid, *routerFlags) (router, error) {
 	return func(g *grid.Grid, rf *routerFlags) (router, error) {
-		return &gridRouter{s: grid.NewSearcher(g), q: gridQueryOf(h, rf.maxExpansions, rf.plain)}, nil
+		q := gridQueryOf(h, rf.maxExpansions, rf.plain)
+		q.Scan = scan
+		return &gridRouter{s: grid.NewSearcher(g), q: q}, nil
 	}
 }
 
