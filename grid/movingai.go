@@ -381,6 +381,42 @@ func LoadScenarios(path string) ([]Scenario, error) {
 	return ReadScenarios(f, path)
 }
 
+// WriteScenarios writes scens to w as a Moving AI .scen file: the line
+// "version 1", then one tab-separated line per scenario, its length with as
+// many decimals as its Decimals field says (8 when that is negative or above
+// 8), so that [ReadScenarios] reads back the same scenarios. A map field
+// holding a tab, a space or a control character, or an empty one, is an
+// error, as is a negative bucket or length, or a point outside the stated
+// map; nothing is written then.
+func WriteScenarios(w io.Writer, scens []Scenario) error {
+	for i, s := range scens {
+		bounds := image.Rect(0, 0, s.Width, s.Height)
+		switch {
+		case s.Map == "" || strings.ContainsFunc(s.Map, func(r rune) bool { return r == ' ' || unicode.IsControl(r) }):
+			return fmt.Errorf("grid: scenario %d: map field %q, want a name without spaces or control characters", i, s.Map)
+		case s.Bucket < 0 || !(s.Optimal >= 0) || math.IsInf(s.Optimal, 1):
+			return fmt.Errorf("grid: scenario %d: bucket %d, length %v, want both ≥ 0 and finite", i, s.Bucket, s.Optimal)
+		case bounds.Empty() || !s.Start.In(bounds) || !s.Goal.In(bounds):
+			return fmt.Errorf("grid: scenario %d: start (%d,%d) or goal (%d,%d) outside the stated %d×%d map",
+				i, s.Start.X, s.Start.Y, s.Goal.X, s.Goal.Y, s.Width, s.Height)
+		}
+	}
+	bw := bufio.NewWriter(w)
+	bw.WriteString("version 1\n")
+	for _, s := range scens {
+		dec := s.Decimals
+		if dec < 0 || dec > 8 {
+			dec = 8
+		}
+		fmt.Fprintf(bw, "%d\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%.*f\n", s.Bucket, s.Map, s.Width, s.Height,
+			s.Start.X, s.Start.Y, s.Goal.X, s.Goal.Y, dec, s.Optimal)
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("grid: writing scenarios: %w", err)
+	}
+	return nil
+}
+
 var scenFieldNames = [9]string{"bucket", "map", "map width", "map height",
 	"start x", "start y", "goal x", "goal y", "optimal length"}
 

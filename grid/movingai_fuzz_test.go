@@ -65,5 +65,21 @@ func FuzzReadScenarios(f *testing.F) {
 				t.Fatalf("scenario %d has map field %q", i, s.Map)
 			}
 		}
+		// What was read writes and reads back the same.
+		var buf bytes.Buffer
+		if err := grid.WriteScenarios(&buf, scens); err != nil {
+			t.Fatalf("writing what was read: %v", err)
+		}
+		back, err := grid.ReadScenarios(&buf, "back.scen")
+		if err != nil || len(back) != len(scens) {
+			t.Fatalf("reading back %d scenarios: %d, %v", len(scens), len(back), err)
+		}
+		for i, s := range scens {
+			b := back[i]
+			if b.Bucket != s.Bucket || b.Map != s.Map || b.Width != s.Width || b.Height != s.Height ||
+				b.Start != s.Start || b.Goal != s.Goal || !b.Matches(s.Optimal) {
+				t.Fatalf("scenario %d: %+v read back as %+v", i, s, b)
+			}
+		}
 	})
 }

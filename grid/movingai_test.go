@@ -540,3 +540,35 @@ func TestReadMapLongRows(t *testing.T) {
 		t.Errorf("ReadScenarios with a 10000-byte line: error %v, want a *FormatError on line 2", err)
 	}
 }
+
+func TestWriteScenariosErrors(t *testing.T) {
+	ok := grid.Scenario{Map: "a.map", Width: 4, Height: 4, Start: image.Pt(1, 1), Goal: image.Pt(3, 2), Optimal: 2.41421356, Decimals: 8}
+	for _, tc := range []struct {
+		name string
+		edit func(*grid.Scenario)
+	}{
+		{"empty map field", func(s *grid.Scenario) { s.Map = "" }},
+		{"space in map field", func(s *grid.Scenario) { s.Map = "a b.map" }},
+		{"newline in map field", func(s *grid.Scenario) { s.Map = "a\nb.map" }},
+		{"negative bucket", func(s *grid.Scenario) { s.Bucket = -1 }},
+		{"NaN length", func(s *grid.Scenario) { s.Optimal = math.NaN() }},
+		{"infinite length", func(s *grid.Scenario) { s.Optimal = math.Inf(1) }},
+		{"goal outside", func(s *grid.Scenario) { s.Goal = image.Pt(4, 0) }},
+		{"no map size", func(s *grid.Scenario) { s.Width = 0 }},
+	} {
+		s := ok
+		tc.edit(&s)
+		var buf bytes.Buffer
+		err := grid.WriteScenarios(&buf, []grid.Scenario{ok, s})
+		if err == nil || !strings.Contains(err.Error(), "scenario 1") || buf.Len() != 0 {
+			t.Errorf("%s: error %v, %d bytes written; want an error naming scenario 1 and nothing written", tc.name, err, buf.Len())
+		}
+	}
+	var buf bytes.Buffer
+	if err := grid.WriteScenarios(&buf, []grid.Scenario{ok}); err != nil {
+		t.Fatal(err)
+	}
+	if want := "version 1\n0\ta.map\t4\t4\t1\t1\t3\t2\t2.41421356\n"; buf.String() != want {
+		t.Errorf("wrote %q, want %q", buf.String(), want)
+	}
+}

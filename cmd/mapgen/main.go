@@ -5,9 +5,15 @@
 // Usage:
 //
 //	mapgen world -o FILE.map [-size N] [-seed S]
-//	mapgen scale -map IN.map -k K -o OUT.map
+//	mapgen scale -map IN.map -k K -o OUT.map [-scen IN.scen -scen-o OUT.scen [-longest N]]
 //
-// It writes the map atomically (a temporary file in the same directory,
+// With -scen, scale also writes the map's scenarios for the scaled map: each
+// start and goal moved to the middle of its k×k block, and each optimal
+// length computed again on the scaled map by the plain reference A* (a
+// scaled map's optimum can be shorter than k times the original's, since
+// paths can hug corners more tightly).
+//
+// It writes its files atomically (a temporary file in the same directory,
 // synced, then renamed over the target) and prints the map's size, its
 // fraction of free cells, its connected regions and the times taken on
 // stdout. Bad input gives one line on stderr starting with "mapgen: " and
@@ -15,6 +21,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"flag"
 	"fmt"
@@ -22,11 +29,14 @@ import (
 	"io"
 	"math"
 	"os"
+	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/cairn-nav/cairn/cmd/internal/cli"
 	"github.com/cairn-nav/cairn/grid"
 	"github.com/cairn-nav/cairn/internal/atomicfile"
+	"github.com/cairn-nav/cairn/internal/baseline"
 	"github.com/cairn-nav/cairn/mapgen"
 )
 
@@ -119,7 +129,10 @@ func scale(args []string, stdout io.Writer) error {
 	in := fs.String("map", "", "Moving AI .map `file` to enlarge (required)")
 	k := fs.Int("k", 0, "scale factor `K` ≥ 1: each cell becomes K×K cells (required)")
 	out := fs.String("o", "", "Moving AI .map `file` to write (required)")
-	if help, err := parse(fs, "mapgen scale -map IN.map -k K -o OUT.map", args, stdout); help || err != nil {
+	scenIn := fs.String("scen", "", "Moving AI .scen `file` of the input map, to scale as well")
+	scenOut := fs.String("scen-o", "", "Moving AI .scen `file` to write the scaled scenarios to (required with -scen)")
+	longest := fs.Int("longest", 0, "with -scen, keep only the `N` scenarios with the longest optima (0: all; each\nscaled optimum costs a plain A* search, about a second at 4096²)")
+	if help, err := parse(fs, "mapgen scale -map IN.map -k K -o OUT.map [-scen IN.scen -scen-o OUT.scen [-longest N]]", args, stdout); help || err != nil {
 		return err
 	}
 	switch {
@@ -131,21 +144,89 @@ func scale(args []string, stdout io.Writer) error {
 		return cli.Usagef("scale: -k %d, want 1 or more", *k)
 	case sameFile(*in, *out):
 		return cli.Usagef("scale: -o %s is the input map itself", *out)
+	case (*scenIn == "") != (*scenOut == ""):
+		return cli.Usagef("scale: -scen and -scen-o go together")
+	case *longest < 0:
+		return cli.Usagef("scale: -longest %d, want 0 or more", *longest)
+	case *longest > 0 && *scenIn == "":
+		return cli.Usagef("scale: -longest needs -scen")
+	case *scenOut != "" && (sameFile(*scenIn, *scenOut) || sameFile(*in, *scenOut)):
+		return cli.Usagef("scale: -scen-o %s is an input file", *scenOut)
+	case *scenOut != "" && *scenOut == *out:
+		return cli.Usagef("scale: -scen-o and -o are the same file")
 	}
-	if err := atomicfile.Check(*out); err != nil {
-		return fmt.Errorf("scale: -o %w", err)
+	for _, f := range []struct{ flag, path string }{{"-o", *out}, {"-scen-o", *scenOut}} {
+		if f.path == "" {
+			continue
+		}
+		if err := atomicfile.Check(f.path); err != nil {
+			return fmt.Errorf("scale: %s %w", f.flag, err)
+		}
 	}
 	t0 := time.Now()
 	g, err := grid.LoadMap(*in, grid.Options{})
 	if err != nil {
 		return err
 	}
+	var scens []grid.Scenario
+	if *scenIn != "" {
+		if scens, err = grid.LoadScenarios(*scenIn); err != nil {
+			return err
+		}
+		for i, sc := range scens {
+			if err := sc.Check(g); err != nil {
+				return fmt.Errorf("%s: scenario %d: %w", *scenIn, i+1, err)
+			}
+		}
+	}
 	s, err := mapgen.Scale(g, *k)
 	if err != nil {
 		return err
 	}
 	gen := time.Since(t0)
-	return save(stdout, *out, s, fmt.Sprintf("%s (%d×%d) scaled %d times", *in, g.Width(), g.Height(), *k), gen)
+	if err := save(stdout, *out, s, fmt.Sprintf("%s (%d×%d) scaled %d times", *in, g.Width(), g.Height(), *k), gen); err != nil {
+		return err
+	}
+	if *scenIn == "" {
+		return nil
+	}
+	t0 = time.Now()
+	scaled, err := scaleScenarios(s, scens, *k, *longest, filepath.Base(*out))
+	if err != nil {
+		return err
+	}
+	took := time.Since(t0)
+	if _, err := atomicfile.Write(*scenOut, func(w io.Writer) error { return grid.WriteScenarios(w, scaled) }); err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(stdout, "scenarios %s: %d of %d, optima by plain A* in %.1f s\n", *scenOut, len(scaled), len(scens), took.Seconds())
+	return err
+}
+
+// scaleScenarios returns the scenarios of scens, or the n with the longest
+// optima when n > 0 (the longest first, ties in file order), for g, their
+// map scaled k times and named name: each start and goal moved to the
+// middle of its k×k block, each optimum found again by the plain reference
+// A*.
+func scaleScenarios(g *grid.Grid, scens []grid.Scenario, k, n int, name string) ([]grid.Scenario, error) {
+	scens = slices.Clone(scens)
+	if n > 0 {
+		slices.SortStableFunc(scens, func(a, b grid.Scenario) int { return cmp.Compare(b.Optimal, a.Optimal) })
+		scens = scens[:min(n, len(scens))]
+	}
+	bs := baseline.New(g)
+	mid := image.Pt(k/2, k/2)
+	for i := range scens {
+		sc := &scens[i]
+		sc.Map, sc.Width, sc.Height = name, g.Width(), g.Height()
+		sc.Start, sc.Goal = sc.Start.Mul(k).Add(mid), sc.Goal.Mul(k).Add(mid)
+		_, cost, _, ok := bs.AppendPath(nil, sc.Start, sc.Goal)
+		if !ok {
+			return nil, fmt.Errorf("scale: scenario from (%d,%d) to (%d,%d) has no path on the scaled map", sc.Start.X, sc.Start.Y, sc.Goal.X, sc.Goal.Y)
+		}
+		sc.Optimal, sc.Decimals, sc.Bucket = cost, 8, int(cost/4)
+	}
+	return scens, nil
 }
 
 // save writes g to path and prints what it wrote.

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"image"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -141,6 +142,52 @@ func TestScale(t *testing.T) {
 	noTemp(t, dir)
 }
 
+// TestScaleScenarios scales a map with its scenarios: the longest is kept,
+// moved to the middle of its blocks, with its optimum on the scaled map
+// (shorter than k times the original's: the scaled path hugs the wall's
+// corners), which the grid search confirms.
+func TestScaleScenarios(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.map")
+	if err := os.WriteFile(in, []byte("type octile\nheight 2\nwidth 3\nmap\n.@.\n...\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	scen := filepath.Join(dir, "in.map.scen")
+	if err := os.WriteFile(scen, []byte("version 1\n0\tin.map\t3\t2\t0\t1\t1\t1\t1\n1\tin.map\t3\t2\t0\t0\t2\t0\t4\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, scenOut := filepath.Join(dir, "out.map"), filepath.Join(dir, "out.map.scen")
+	stdout, stderr, code := mapgenCmd(t, "scale", "-map", in, "-k", "3", "-o", out, "-scen", scen, "-scen-o", scenOut, "-longest", "1")
+	if code != 0 || stderr != "" {
+		t.Fatalf("status %d, stderr %q", code, stderr)
+	}
+	if !strings.Contains(stdout, "scenarios "+scenOut+": 1 of 2, optima by plain A*") {
+		t.Errorf("stdout %q lacks the scenarios line", stdout)
+	}
+	scens, err := grid.LoadScenarios(scenOut)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := 6 + 2*math.Sqrt2
+	if len(scens) != 1 {
+		t.Fatalf("%d scenarios, want 1", len(scens))
+	}
+	sc := scens[0]
+	if sc.Map != "out.map" || sc.Width != 9 || sc.Height != 6 || sc.Start != image.Pt(1, 1) || sc.Goal != image.Pt(7, 1) ||
+		sc.Bucket != 2 || math.Abs(sc.Optimal-want) > 1e-8 {
+		t.Errorf("scaled scenario %+v, want out.map 9×6 from (1,1) to (7,1), bucket 2, length %.8f", sc, want)
+	}
+	g, err := grid.LoadMap(out, grid.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, res, err := grid.NewSearcher(g).AppendPath(nil, sc.Start, sc.Goal, grid.Query{})
+	if err != nil || !sc.Matches(res.Cost) {
+		t.Errorf("grid search on the scaled map: cost %v, %v; the file says %v", res.Cost, err, sc.Optimal)
+	}
+	noTemp(t, dir)
+}
+
 func TestHelp(t *testing.T) {
 	for _, args := range [][]string{{"-h"}, {"help"}, {"world", "-h"}, {"scale", "-h"}} {
 		stdout, stderr, code := mapgenCmd(t, args...)
@@ -162,6 +209,13 @@ func TestErrors(t *testing.T) {
 	}
 	out := filepath.Join(dir, "out.map")
 	missingDir := filepath.Join(dir, "no", "such", "dir", "out.map")
+	goodScen, badScen, outScen := filepath.Join(dir, "good.scen"), filepath.Join(dir, "bad.scen"), filepath.Join(dir, "out.scen")
+	if err := os.WriteFile(goodScen, []byte("version 1\n0\tgood.map\t2\t1\t0\t0\t1\t0\t1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(badScen, []byte("version 1\n0\tgood.map\t5\t1\t0\t0\t4\t0\t4\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -186,6 +240,13 @@ func TestErrors(t *testing.T) {
 		{"scale bad map", []string{"scale", "-map", bad, "-k", "2", "-o", out}, 1, `bad.map:5: bad character "x" in column 2`},
 		{"scale too large", []string{"scale", "-map", good, "-k", "20000", "-o", out}, 1, "2×1 map scaled 20000 times exceeds"},
 		{"scale no dir", []string{"scale", "-map", good, "-k", "2", "-o", missingDir}, 1, "scale: -o " + missingDir + ": stat "},
+		{"scale -scen alone", []string{"scale", "-map", good, "-k", "2", "-o", out, "-scen", goodScen}, 2, "scale: -scen and -scen-o go together"},
+		{"scale -longest alone", []string{"scale", "-map", good, "-k", "2", "-o", out, "-longest", "3"}, 2, "scale: -longest needs -scen"},
+		{"scale -longest negative", []string{"scale", "-map", good, "-k", "2", "-o", out, "-scen", goodScen, "-scen-o", outScen, "-longest", "-1"}, 2, "scale: -longest -1"},
+		{"scale -scen-o onto -scen", []string{"scale", "-map", good, "-k", "2", "-o", out, "-scen", goodScen, "-scen-o", goodScen}, 2, "is an input file"},
+		{"scale -scen-o onto -o", []string{"scale", "-map", good, "-k", "2", "-o", out, "-scen", goodScen, "-scen-o", out}, 2, "-scen-o and -o are the same file"},
+		{"scale scenario off the map", []string{"scale", "-map", good, "-k", "2", "-o", out, "-scen", badScen, "-scen-o", outScen}, 1, "bad.scen: scenario 1: grid: scenario for a 5×1 map, grid is 2×1"},
+		{"scale missing scen", []string{"scale", "-map", good, "-k", "2", "-o", out, "-scen", filepath.Join(dir, "none.scen"), "-scen-o", outScen}, 1, "no such file"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			stdout, stderr, code := mapgenCmd(t, tc.args...)

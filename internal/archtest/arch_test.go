@@ -37,7 +37,7 @@ var allowed = map[string][]string{
 	"cmd/internal/cli":     {},
 	"cmd/internal/picture": {"grid", "hpa", "navmesh", "internal/atomicfile"},
 	"cmd/hpabuild":         {"cmd/internal/cli", "cmd/internal/picture", "grid", "hpa", "internal/atomicfile"},
-	"cmd/mapgen":           {"cmd/internal/cli", "grid", "mapgen", "internal/atomicfile"},
+	"cmd/mapgen":           {"cmd/internal/cli", "grid", "mapgen", "internal/atomicfile", "internal/baseline"},
 	"cmd/pathfind": {"cmd/internal/cli", "cmd/internal/picture", "core", "grid", "hpa", "navmesh", "smooth", "mapgen",
 		"internal/atomicfile", "internal/baseline", "internal/gridcheck"},
 
