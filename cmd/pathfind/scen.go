@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"runtime/pprof"
 	"slices"
 	"time"
 
@@ -45,6 +46,7 @@ type summary struct {
 	Algo         string  `json:"algo"`
 	Every        int     `json:"every"`
 	MinBucket    int     `json:"min_bucket,omitempty"`
+	Repeat       int     `json:"repeat,omitempty"` // runs per query, when more than one
 	Scenarios    int     `json:"scenarios"`
 	Matched      int     `json:"matched"`
 	Mismatched   int     `json:"mismatched"`
@@ -77,7 +79,9 @@ const scenProgressMin = 200
 type scenFlags struct {
 	mapPath, scenPath string
 	every, minBucket  int
+	repeat            int    // -repeat: runs of each query, the median timed
 	pathsOut          string // -paths: where to write the paths; empty for nowhere
+	cpuProfile        string // -cpuprofile: where to write the queries' CPU profile
 	asJSON            bool
 	rf                *routerFlags
 }
@@ -93,6 +97,9 @@ func setupScen(fs *flag.FlagSet) func(io.Writer) error {
 	fs.StringVar(&f.pathsOut, "paths", "", "write each path run, one line per scenario, to `file`: cells as x,y tokens, or none;\n"+
 		"-algo navmesh writes waypoints as x,y with six decimals, from the start cell's centre to the goal cell's")
 	fs.BoolVar(&f.asJSON, "json", false, "print the summary as one JSON object")
+	fs.IntVar(&f.repeat, "repeat", 1, "run each query `N` times and time it by the median of its runs")
+	fs.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of the queries (not of loading the map or building a graph) to `file`,\n"+
+		"for go tool pprof")
 	f.rf = addRouterFlags(fs)
 	return f.run
 }
@@ -116,7 +123,10 @@ func (f *scenFlags) run(stdout io.Writer) error {
 	r := &scenRun{f: f, ans: ans, stdout: stdout, sum: summary{
 		Map: f.mapPath, Scen: f.scenPath, Algo: f.rf.algo, Every: f.every, MinBucket: f.minBucket,
 	}}
-	if err := r.runAll(scens, picked); err != nil {
+	if f.repeat > 1 {
+		r.sum.Repeat = f.repeat
+	}
+	if err := r.profile(func() error { return r.runAll(scens, picked) }); err != nil {
 		return err
 	}
 	if err := r.writePaths(); err != nil {
@@ -145,6 +155,8 @@ func (f *scenFlags) check() error {
 		return cli.Usagef("-every %d, want 1 or more", f.every)
 	case f.minBucket < 0:
 		return cli.Usagef("-min-bucket %d, want 0 or more", f.minBucket)
+	case f.repeat < 1:
+		return cli.Usagef("-repeat %d, want 1 or more", f.repeat)
 	}
 	if err := f.rf.check(); err != nil {
 		return err
@@ -152,6 +164,11 @@ func (f *scenFlags) check() error {
 	if f.pathsOut != "" {
 		if err := atomicfile.Check(f.pathsOut); err != nil {
 			return fmt.Errorf("-paths %w", err)
+		}
+	}
+	if f.cpuProfile != "" {
+		if err := atomicfile.Check(f.cpuProfile); err != nil {
+			return fmt.Errorf("-cpuprofile %w", err)
 		}
 	}
 	return nil
@@ -205,6 +222,7 @@ type scenRun struct {
 	bar      *progress // nil when none is drawn
 	sum      summary
 	times    []time.Duration // of the answers timed: those not off the mesh
+	runs     []time.Duration // of one query, with -repeat
 	expanded int             // over the answers timed
 	lines    []byte          // -paths content
 	reported int             // notes printed
@@ -230,13 +248,54 @@ func (r *scenRun) runAll(scens []grid.Scenario, picked []int) error {
 	return nil
 }
 
+// profile runs queries, with a CPU profile written to -cpuprofile when it is
+// set.
+func (r *scenRun) profile(queries func() error) error {
+	if r.f.cpuProfile == "" {
+		return queries()
+	}
+	var qerr error
+	_, err := atomicfile.Write(r.f.cpuProfile, func(w io.Writer) error {
+		if err := pprof.StartCPUProfile(w); err != nil {
+			return err
+		}
+		qerr = queries()
+		pprof.StopCPUProfile()
+		return nil
+	})
+	if qerr != nil {
+		return qerr
+	}
+	if err != nil {
+		return fmt.Errorf("-cpuprofile: %w", err)
+	}
+	return nil
+}
+
 // answer answers scenario i of the file, s, times and checks the answer,
 // counts it, reports it when it needs a note and keeps its path for -paths.
 // An error is a query the router refused (an end off the mesh is not one).
 func (r *scenRun) answer(i int, s grid.Scenario) error {
-	q0 := time.Now()
-	st, err := r.ans.answer(s.Start, s.Goal)
-	d := time.Since(q0)
+	var st stats
+	var err error
+	var d time.Duration
+	if r.f.repeat == 1 {
+		q0 := time.Now()
+		st, err = r.ans.answer(s.Start, s.Goal)
+		d = time.Since(q0)
+	} else {
+		r.runs = r.runs[:0]
+		for range r.f.repeat {
+			q0 := time.Now()
+			st, err = r.ans.answer(s.Start, s.Goal)
+			r.runs = append(r.runs, time.Since(q0))
+			if err != nil {
+				break
+			}
+		}
+		slices.Sort(r.runs)
+		d = r.runs[len(r.runs)/2]
+	}
 	off, isOff := errors.AsType[*offMeshError](err)
 	if err != nil && !isOff {
 		return fmt.Errorf("%s: scenario %d: %w", r.f.scenPath, i, err)
@@ -370,6 +429,9 @@ func printSummary(w io.Writer, s *summary, inFile int) error {
 		fmt.Fprintf(bw, "scenarios      %d (every %d of those of bucket %d or above, of %d)\n", s.Scenarios, s.Every, s.MinBucket, inFile)
 	} else {
 		fmt.Fprintf(bw, "scenarios      %d (every %d of %d)\n", s.Scenarios, s.Every, inFile)
+	}
+	if s.Repeat > 1 {
+		fmt.Fprintf(bw, "repeat         %d (each time the median of its runs)\n", s.Repeat)
 	}
 	fmt.Fprintf(bw, "matched        %d\n", s.Matched)
 	fmt.Fprintf(bw, "mismatched     %d\n", s.Mismatched)

@@ -94,6 +94,29 @@ func TestScenJSON(t *testing.T) {
 
 // TestScenMinBucket runs the scenarios of buckets 2 and above (three of
 // wall10's six, numbers 1 to 3), all or every second one.
+// TestScenRepeatProfile runs each query three times with a CPU profile.
+func TestScenRepeatProfile(t *testing.T) {
+	dir, m, s := scenFiles(t)
+	prof := filepath.Join(dir, "cpu.pprof")
+	out, errOut, code := pathfind(t, "scen", "-map", m, "-scen", s, "-repeat", "3", "-cpuprofile", prof)
+	if code != 0 || errOut != "" {
+		t.Fatalf("status %d, stderr %q", code, errOut)
+	}
+	if got := field(t, out, "repeat"); got != "3 (each time the median of its runs)" {
+		t.Errorf("repeat %q", got)
+	}
+	if got := field(t, out, "matched"); got != "6" {
+		t.Errorf("matched %q, want 6", got)
+	}
+	b, err := os.ReadFile(prof)
+	if err != nil || len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
+		t.Errorf("profile: %d bytes, %v; want a gzipped pprof profile", len(b), err)
+	}
+	if _, errOut, code := pathfind(t, "scen", "-map", m, "-scen", s, "-repeat", "0"); code != 2 || !strings.Contains(errOut, "-repeat 0, want 1 or more") {
+		t.Errorf("-repeat 0: status %d, stderr %q", code, errOut)
+	}
+}
+
 func TestScenMinBucket(t *testing.T) {
 	_, m, s := scenFiles(t)
 	for _, tc := range []struct {
