@@ -27,7 +27,6 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/cairn-nav/cairn/internal/unionfind"
 )
 
 // Connectivity is the set of moves a grid allows.
@@ -90,10 +89,12 @@ type Grid struct {
 	conn  Connectivity
 	off   [numDirs]int32 // padded index offset per direction
 
-	region   []int32 // per padded cell: connected region label, -1 when blocked
-	nregions int
+	rg regions // the connected regions
 
 	bits bitsets // free cells as row and column bitsets, for jump point search
+
+	mu      sync.RWMutex  // held for writing by SetCells, for reading by queries
+	version atomic.Uint64 // edits by SetCells that changed a cell
 
 	// The jump table (see jumpTable), built by the first jump point search.
 	jumpOnce   sync.Once
@@ -206,77 +207,6 @@ func (g *Grid) computeMoveRows(x0, y0, x1, y1 int) {
 	}
 }
 
-// labelRegions labels the connected regions of free cells. Under the
-// no-corner-cutting rule every diagonal step can be replaced by two
-// orthogonal ones, so regions are the 4-connected components for both
-// connectivities. It works on runs of free cells: each run is joined, with
-// a union-find, to the runs of the row above that it overlaps; labels are
-// then given in row-major order of each region's first cell.
-func (g *Grid) labelRegions() {
-	n := len(g.free)
-	if len(g.region) != n {
-		g.region = make([]int32, n)
-	}
-	for i := range g.region {
-		g.region[i] = -1
-	}
-	type run struct{ x0, x1 int32 } // padded indices [x0, x1) of one row
-	var runs []run
-	var parent unionfind.Forest
-	rowStart := make([]int32, g.h+1) // first run of each row
-	for y := 0; y < g.h; y++ {
-		rowStart[y] = int32(len(runs))
-		base := (y + 1) * g.pw
-		for x := 1; x <= g.w; x++ {
-			if !g.free[base+x] {
-				continue
-			}
-			x0 := x
-			for x <= g.w && g.free[base+x] {
-				x++
-			}
-			id := int32(len(runs))
-			runs = append(runs, run{int32(base + x0), int32(base + x)})
-			parent = append(parent, id)
-		}
-		if y == 0 {
-			continue
-		}
-		// Join the runs of this row to the overlapping runs above.
-		above, here := rowStart[y-1], rowStart[y]
-		for a, b := above, here; a < here && b < int32(len(runs)); {
-			ra, rb := runs[a], runs[b]
-			// Shift the run above down one row to compare columns.
-			ax0, ax1 := ra.x0+int32(g.pw), ra.x1+int32(g.pw)
-			if ax0 < rb.x1 && rb.x0 < ax1 {
-				parent.Union(a, b)
-			}
-			if ax1 < rb.x1 {
-				a++
-			} else {
-				b++
-			}
-		}
-	}
-	rowStart[g.h] = int32(len(runs))
-	// Label by order of first appearance; the smallest run of a region is
-	// its root, since unions keep the smaller index.
-	label := make([]int32, len(runs))
-	g.nregions = 0
-	for r := range runs {
-		root := parent.Find(int32(r))
-		if root == int32(r) {
-			label[r] = int32(g.nregions)
-			g.nregions++
-		} else {
-			label[r] = label[root]
-		}
-		for i := runs[r].x0; i < runs[r].x1; i++ {
-			g.region[i] = label[r]
-		}
-	}
-}
-
 // pidx returns the padded index of (x, y), which must be inside the grid.
 func (g *Grid) pidx(x, y int) int { return (y+1)*g.pw + x + 1 }
 
@@ -327,11 +257,11 @@ func (g *Grid) Region(p image.Point) int32 {
 	if !g.In(p) {
 		return -1
 	}
-	return g.region[g.pidx(p.X, p.Y)]
+	return g.rg.region(g.pidx(p.X, p.Y))
 }
 
 // NumRegions returns the number of connected regions of free cells.
-func (g *Grid) NumRegions() int { return g.nregions }
+func (g *Grid) NumRegions() int { return g.rg.n }
 
 // Connected reports in O(1) whether a path joins a and b.
 func (g *Grid) Connected(a, b image.Point) bool {

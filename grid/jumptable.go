@@ -2,7 +2,6 @@ package grid
 
 import (
 	"math"
-	"slices"
 )
 
 // jumpTable is JPS+ (Harabor and Grastien's precomputed jump distances):
@@ -33,7 +32,11 @@ type jumpTable [][8]int16
 // BuildJumps builds g's jump table now, if no jump point search has yet:
 // a game calls it while it loads, so that no query pays for it
 // (BenchmarkJumpTable measures the build). It is safe for concurrent use.
-func (g *Grid) BuildJumps() { g.jumpTable() }
+func (g *Grid) BuildJumps() {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	g.jumpTable()
+}
 
 // minJumpRun is the mean stop distance of a grid's scans below which it
 // keeps no jump table.
@@ -80,30 +83,19 @@ func (t jumpTable) meanRun(free []bool) float64 {
 	return float64(sum) / float64(n)
 }
 
-// copyJumps gives n, a copy of g edited in the padded rectangle [x0, x1) ×
-// [y0, y1), g's jump table updated for the edit, if g has built one. A
-// cell's entries depend on its own row or column and the two beside it,
-// through to the border, so the rows y0−1 to y1 and the columns x0−1 to x1
-// are computed again, and the diagonal entries that depend on them:
-// O(width·rows + height·columns) and the entries that change, besides the
-// copy.
-func (n *Grid) copyJumps(g *Grid, x0, y0, x1, y1 int) {
-	if !g.jumpsBuilt.Load() {
-		return
-	}
-	n.jumpOnce.Do(func() {
-		defer n.jumpsBuilt.Store(true)
-		if g.jumps == nil { // too short to pay: the edit keeps to scans
-			return
-		}
-		n.jumps = slices.Clone(g.jumps)
-		ph := len(n.free) / n.pw
-		rx0, rx1 := max(x0-1, 1), min(x1+1, n.pw-1)
-		ry0, ry1 := max(y0-1, 1), min(y1+1, ph-1)
-		n.jumpRows(ry0, ry1)
-		n.jumpCols(rx0, rx1)
-		n.updateDiagonals(rx0, ry0, rx1, ry1)
-	})
+// updateJumps brings the table up to date after an edit of the padded
+// rectangle [x0, x1) × [y0, y1). A cell's entries depend on its own row or
+// column and the two beside it, through to the border, so the rows y0−1 to
+// y1 and the columns x0−1 to x1 are computed again, and the diagonal
+// entries that depend on them: O(width·rows + height·columns) and the
+// entries that change.
+func (g *Grid) updateJumps(x0, y0, x1, y1 int) {
+	ph := len(g.free) / g.pw
+	rx0, rx1 := max(x0-1, 1), min(x1+1, g.pw-1)
+	ry0, ry1 := max(y0-1, 1), min(y1+1, ph-1)
+	g.jumpRows(ry0, ry1)
+	g.jumpCols(rx0, rx1)
+	g.updateDiagonals(rx0, ry0, rx1, ry1)
 }
 
 // code is the table entry of a scan that stops dist cells away, at a free

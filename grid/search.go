@@ -248,7 +248,12 @@ func (c *query) result(dst []image.Point, r core.Result, from image.Point, ids [
 //
 // The search is A* with the query's heuristic, ties broken toward larger
 // cost-so-far; its cost is O(E log V) in the cells it touches.
+//
+// The query holds off [Grid.SetCells] while it runs, so it sees one version
+// of the grid.
 func (s *Searcher) AppendPath(dst []image.Point, from, to image.Point, q Query) ([]image.Point, Result, error) {
+	s.g.mu.RLock()
+	defer s.g.mu.RUnlock()
 	s.searched = false
 	start, goal, h, opt, ok, err := s.setup(from, to, q)
 	if err != nil {
@@ -285,12 +290,21 @@ func (s *Searcher) AppendOpen(dst []image.Point) []image.Point {
 // gives the path once Step reports the end (or the best partial path before
 // that). It owns its scratch, so it never disturbs a [Searcher] or another
 // Sliced on the same grid; it is not safe for concurrent use.
+//
+// Each call holds off [Grid.SetCells] while it runs. A query whose grid was
+// edited since Begin starts again at its next Step, on the edited grid: the
+// work before is lost, and a start or goal the edit blocked ends the query
+// as [core.Unreachable]. AppendPath gives the path on the version of the
+// grid its search ran on.
 type Sliced struct {
 	query
-	s      *core.Sliced
-	from   image.Point
-	status core.Status // of a query settled by Begin alone
-	active bool
+	s       *core.Sliced
+	from    image.Point
+	to      image.Point
+	q       Query
+	version uint64      // of the grid the search runs on
+	status  core.Status // of a query settled by Begin alone
+	active  bool
 }
 
 // NewSliced returns a time-sliced searcher for g; its scratch takes about 16
@@ -305,8 +319,15 @@ func NewSliced(g *Grid) *Sliced {
 // [Searcher.AppendPath]; a goal in another region settles the query at once
 // as unreachable.
 func (s *Sliced) Begin(from, to image.Point, q Query) error {
+	s.g.mu.RLock()
+	defer s.g.mu.RUnlock()
+	return s.begin(from, to, q)
+}
+
+func (s *Sliced) begin(from, to image.Point, q Query) error {
 	start, goal, h, opt, ok, err := s.setup(from, to, q)
-	s.from, s.active = from, false
+	s.from, s.to, s.q, s.active = from, to, q, false
+	s.version = s.g.Version()
 	switch {
 	case err != nil:
 		s.status = core.NotSearched
@@ -323,6 +344,13 @@ func (s *Sliced) Begin(from, to image.Point, q Query) error {
 // Step expands at most n nodes (cells, or jump points) and returns
 // [core.InProgress] while the search goes on, else its final status.
 func (s *Sliced) Step(n int) core.Status {
+	s.g.mu.RLock()
+	defer s.g.mu.RUnlock()
+	if s.active && s.g.Version() != s.version {
+		if err := s.begin(s.from, s.to, s.q); err != nil {
+			s.status = core.Unreachable // an end was blocked
+		}
+	}
 	if !s.active {
 		return s.status
 	}
@@ -334,6 +362,8 @@ func (s *Sliced) Step(n int) core.Status {
 // goal while the search is in progress or after its budget ran out, and
 // nothing when the goal is unreachable.
 func (s *Sliced) AppendPath(dst []image.Point) ([]image.Point, Result) {
+	s.g.mu.RLock()
+	defer s.g.mu.RUnlock()
 	if !s.active {
 		return dst, Result{Status: s.status, End: s.from}
 	}

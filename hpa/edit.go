@@ -9,14 +9,18 @@ import (
 	"github.com/cairn-nav/cairn/grid"
 )
 
-// Update returns the graph of edited, a grid made from h's grid by changing
-// cells inside the rectangle changed (for example with
-// [grid.Grid.WithCells]), rebuilding only what the edit can reach: the
+// Update returns the graph of edited, h's grid edited in place with
+// [grid.Grid.SetCells] or a copy of it edited with [grid.Grid.WithCells],
+// whose cells differ from those h was made from only inside the rectangle
+// changed (the union of the edits' rectangles), rebuilding only what the
+// edit can reach: the
 // intra-cluster edges of the clusters within one cell of changed, and of any
 // cluster whose transitions moved. The transitions, the other clusters'
 // edges and the levels above are carried over or recomputed from them, so
 // queries on the result answer exactly as on Build(edited, h.Options()).
-// h itself is unchanged and stays usable. Parts of changed outside the
+// h itself is unchanged: it stays usable when edited is a copy, and its
+// queries fail with [ErrStale] once its grid is edited in place. Parts of
+// changed outside the
 // grid are ignored, so any rectangle, however large, is safe.
 //
 // It is an error when edited is nil or not of h's grid's size. Cells that
@@ -33,6 +37,8 @@ func (h *Graph) Update(edited *grid.Grid, changed image.Rectangle) (*Graph, erro
 	if edited.Connectivity() != h.g.Connectivity() || edited.HasCosts() != h.costs {
 		return nil, errors.New("hpa: edited grid differs from the graph's in connectivity or terrain")
 	}
+	edited.RLock() // one version of the grid throughout
+	defer edited.RUnlock()
 	// A changed cell changes the moves of its neighbours too. Clip first:
 	// growing a rectangle that reaches past the int range would overflow.
 	bounds := image.Rect(0, 0, h.w, h.h)

@@ -199,6 +199,8 @@ func Read(r io.Reader, g *grid.Grid) (*Graph, error) {
 	if g == nil {
 		return nil, errors.New("hpa: nil grid")
 	}
+	g.RLock() // one version of the grid throughout
+	defer g.RUnlock()
 	d := binfile.NewReader(r, "hpa", func(off int64, msg string) error { return &FormatError{off, msg} })
 	hdr := d.Scratch(headerSize)
 	err := d.Read(hdr[:len(fileMagic)], "magic")

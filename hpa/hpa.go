@@ -39,6 +39,11 @@ import (
 	"github.com/cairn-nav/cairn/grid"
 )
 
+// ErrStale is the error of a query on a graph whose grid has been edited
+// since the graph was made; [Graph.Update] makes the graph of the edited
+// grid.
+var ErrStale = errors.New("hpa: the grid has changed since the graph was made (Graph.Update makes the graph of the edited grid)")
+
 // Default option values.
 const (
 	DefaultClusterSize = 32
@@ -81,7 +86,12 @@ type node struct {
 func (n node) cell() image.Point { return image.Pt(int(n.x), int(n.y)) }
 
 // Graph is the abstract graph of one grid. It is immutable after [Build] and
-// safe for concurrent use; queries run on a [Searcher] per goroutine. It holds
+// safe for concurrent use; queries run on a [Searcher] per goroutine.
+//
+// A graph describes its grid as it was when the graph was made (its
+// [grid.Grid.Version]). After the grid is edited in place with
+// [grid.Grid.SetCells], queries on the graph fail with [ErrStale] until
+// [Graph.Update] gives the graph of the edited grid. It holds
 // its nodes and edges and reads the grid's own move masks.
 //
 // Nodes are numbered cluster by cluster, so the nodes of cluster c are the
@@ -89,6 +99,7 @@ func (n node) cell() image.Point { return image.Pt(int(n.x), int(n.y)) }
 // form: the edges of node n are edges[off[n]:off[n+1]].
 type Graph struct {
 	g        *grid.Grid
+	version  uint64 // of g when the graph was made
 	w, h     int
 	cs       int // cluster side
 	me       int // max entrance
@@ -188,6 +199,8 @@ func Build(g *grid.Grid, opt Options) (*Graph, error) {
 	if levels < 1 || levels > MaxLevels {
 		return nil, fmt.Errorf("hpa: %d levels, want 1 to %d", opt.Levels, MaxLevels)
 	}
+	g.RLock() // one version of the grid throughout
+	defer g.RUnlock()
 	h := newGraph(g, cs, me)
 	h.build(levels, nil, image.Rectangle{}, nil, opt.Progress)
 	return h, nil
@@ -238,7 +251,7 @@ func autoLevels(w, h, cs int) int {
 // [Build] or [Read].
 func newGraph(g *grid.Grid, cs, me int) *Graph {
 	h := &Graph{
-		g: g, w: g.Width(), h: g.Height(), cs: cs, me: me,
+		g: g, version: g.Version(), w: g.Width(), h: g.Height(), cs: cs, me: me,
 		costs: g.HasCosts(), four: g.Connectivity() == grid.Four,
 	}
 	h.ncx = (h.w + cs - 1) / cs

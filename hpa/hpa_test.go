@@ -1,6 +1,7 @@
 package hpa_test
 
 import (
+	"errors"
 	"fmt"
 	"image"
 	"math"
@@ -511,6 +512,58 @@ func TestUpdate(t *testing.T) {
 	hg, _ := hpa.Build(g, hpa.Options{ClusterSize: 5})
 	if _, err := hg.Update(testmap.Random(1, 21, 20, 0, grid.Options{}), image.Rect(0, 0, 1, 1)); err == nil {
 		t.Error("Update accepted a grid of another size")
+	}
+}
+
+// TestUpdateInPlace edits the grid in place with SetCells, sometimes twice
+// before one Update of the union of the rectangles: the stale graph refuses
+// queries, and the updated one answers as a fresh build.
+func TestUpdateInPlace(t *testing.T) {
+	const w, h = 90, 70
+	stale := 0
+	for seed := int64(1); seed <= 6; seed++ {
+		for _, levels := range []int{1, 2} {
+			g := testmap.Random(seed, w, h, 0.2, grid.Options{})
+			opt := hpa.Options{ClusterSize: 8, Levels: levels}
+			hg, err := hpa.Build(g, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := testmap.NewRand(seed)
+			for edit := range 4 {
+				var changed image.Rectangle
+				before := g.Version()
+				for k := range 1 + edit%2 {
+					x, y := r.IntN(w), r.IntN(h)
+					rect := image.Rect(x, y, x+1+r.IntN(12), y+1+r.IntN(12))
+					g.SetCells(rect, (edit+k)%2 == 1)
+					changed = changed.Union(rect)
+				}
+				what := fmt.Sprintf("seed %d levels %d edit %d (%v)", seed, levels, edit, changed)
+				p := testmap.FreeCells(g)
+				_, _, err := hpa.NewSearcher(hg).AppendPath(nil, p[0], p[len(p)-1], hpa.Query{})
+				if edited := g.Version() != before; edited != errors.Is(err, hpa.ErrStale) {
+					t.Fatalf("%s: grid edited %v; query on the graph before the edit: %v", what, edited, err)
+				}
+				stale += int(g.Version() - before)
+				up, err := hg.Update(g, changed)
+				if err != nil {
+					t.Fatal(err)
+				}
+				fresh, err := hpa.Build(g, opt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if up.Stats() != fresh.Stats() {
+					t.Fatalf("%s: stats %+v, fresh build %+v", what, up.Stats(), fresh.Stats())
+				}
+				sameAnswers(t, up, fresh, testmap.RandomPairs(r, g, 80), what)
+				hg = up
+			}
+		}
+	}
+	if stale == 0 {
+		t.Error("no edit changed a cell: the test checked nothing")
 	}
 }
 

@@ -184,9 +184,17 @@ func (h *Graph) near(a, b int32) bool {
 // buffers grow and when dst lacks room.
 //
 // q.MaxLevel, when set, caps the level of the abstract search.
+//
+// The query holds off [grid.Grid.SetCells] while it runs; on a grid edited
+// since the graph was made it fails with [ErrStale].
 func (sr *Searcher) AppendPath(dst []image.Point, from, to image.Point, q Query) ([]image.Point, Result, error) {
 	h := sr.h
 	sr.lastLevel = 0
+	h.g.RLock()
+	defer h.g.RUnlock()
+	if v := h.g.Version(); v != h.version {
+		return dst, Result{}, fmt.Errorf("%w: grid version %d, the graph's %d", ErrStale, v, h.version)
+	}
 	if err := h.checkEnd(from, "start"); err != nil {
 		return dst, Result{}, err
 	}
