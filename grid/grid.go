@@ -26,7 +26,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-
 )
 
 // Connectivity is the set of moves a grid allows.
