@@ -14,8 +14,10 @@
 // symmetric and the octile distance (Manhattan on 4-connected grids) stays an
 // admissible, consistent heuristic.
 //
-// A [Grid] is immutable once built and safe for concurrent use. Queries run
-// on a [Searcher], one per goroutine.
+// A [Grid] is safe for concurrent queries, which run on a [Searcher], one
+// per goroutine. Its cells change in place with [Grid.SetCells], at the cost
+// of what the edit touches; a query sees the grid before or after an edit,
+// never a mixture (see [Grid.SetCells] and [Grid.RLock]).
 package grid
 
 import (
@@ -74,8 +76,10 @@ const (
 var dirDX = [numDirs]int{1, -1, 0, 0, 1, 1, -1, -1}
 var dirDY = [numDirs]int{0, 0, 1, -1, 1, -1, 1, -1}
 
-// Grid is an immutable rectangle of passable and blocked cells with optional
-// terrain costs. Its methods are safe for concurrent use.
+// Grid is a rectangle of passable and blocked cells with optional terrain
+// costs. Its methods are safe for concurrent use, except that reads other
+// than a [Searcher]'s or [Sliced]'s queries must not overlap
+// [Grid.SetCells] unless they hold [Grid.RLock].
 //
 // Internally each row is padded with a blocked border cell on both sides and
 // a blocked row above and below, so neighbour lookups need no bounds checks.
@@ -251,7 +255,9 @@ func (g *Grid) HasCosts() bool { return g.cost != nil }
 
 // Region returns the label of the connected region holding p, in
 // [0, NumRegions), or -1 when p is blocked or outside the grid. Two cells are
-// connected by a path exactly when they have the same label.
+// connected by a path exactly when they have the same label. Every label
+// in the range is used; which region gets which label is unspecified, and
+// may change with any edit.
 func (g *Grid) Region(p image.Point) int32 {
 	if !g.In(p) {
 		return -1
