@@ -103,6 +103,7 @@ type Grid struct {
 	jumpOnce   sync.Once
 	jumpsBuilt atomic.Bool
 	jumps      jumpTable
+	edit       editScratch // of SetCells, under mu
 }
 
 // MaxCells is the largest number of cells a grid may have.

@@ -38,6 +38,11 @@ func (g *Grid) BuildJumps() {
 	g.jumpTable()
 }
 
+// HasJumpTable reports whether g keeps a jump table: it has built one
+// (BuildJumps, or a jump point search) and its runs are long enough for the
+// table to pay.
+func (g *Grid) HasJumpTable() bool { return g.jumpsBuilt.Load() && g.jumps != nil }
+
 // minJumpRun is the mean stop distance of a grid's scans below which it
 // keeps no jump table.
 const minJumpRun = 2.5
@@ -93,9 +98,21 @@ func (g *Grid) updateJumps(x0, y0, x1, y1 int) {
 	ph := len(g.free) / g.pw
 	rx0, rx1 := max(x0-1, 1), min(x1+1, g.pw-1)
 	ry0, ry1 := max(y0-1, 1), min(y1+1, ph-1)
+	ed := &g.edit
+	ed.changed = ed.changed[:0]
+	ed.record = true
 	g.jumpRows(ry0, ry1)
 	g.jumpCols(rx0, rx1)
-	g.updateDiagonals(rx0, ry0, rx1, ry1)
+	ed.record = false
+	g.updateDiagonals(x0-1, y0-1, x1+1, y1+1)
+}
+
+// editScratch is the working memory of updating the jump table after an
+// edit, kept between edits so that an edit allocates nothing once warm.
+type editScratch struct {
+	record  bool  // jumpLine appends the cells whose entries change to changed
+	changed []int // padded indices
+	work    []int
 }
 
 // code is the table entry of a scan that stops dist cells away, at a free
@@ -117,25 +134,36 @@ func code(free bool, dist int) int16 {
 // q > p that is blocked, or where a side line is free after being blocked
 // at q−1; toward smaller ones at the last q < p that is blocked, or where a
 // side line is free before being blocked at q+1. One sweep each way: O(n).
+//
+// While g.edit.record is set, the cells whose entries change are appended
+// to g.edit.changed.
 func (g *Grid) jumpLine(n, base, stride, side, fwd, back int) {
 	t, free := g.jumps, g.free
 	// opens reports whether a side line is free at i and blocked at j.
 	opens := func(i, j int) bool {
 		return (free[i-side] && !free[j-side]) || (free[i+side] && !free[j+side])
 	}
+	set := func(k, dir int, c int16) {
+		if t[k][dir] != c {
+			t[k][dir] = c
+			if g.edit.record {
+				g.edit.changed = append(g.edit.changed, k)
+			}
+		}
+	}
 	stop := n - 1 // the border is blocked
 	for p := n - 2; p >= 0; p-- {
 		if i := base + (p+1)*stride; !free[i] || opens(i, i-stride) {
 			stop = p + 1
 		}
-		t[base+p*stride][fwd] = code(free[base+stop*stride], stop-p)
+		set(base+p*stride, fwd, code(free[base+stop*stride], stop-p))
 	}
 	stop = 0
 	for p := 1; p < n; p++ {
 		if i := base + (p-1)*stride; !free[i] || opens(i, i+stride) {
 			stop = p - 1
 		}
-		t[base+p*stride][back] = code(free[base+stop*stride], p-stop)
+		set(base+p*stride, back, code(free[base+stop*stride], p-stop))
 	}
 }
 
@@ -176,32 +204,27 @@ func (g *Grid) diagCode(i, d int) int16 {
 }
 
 // updateDiagonals brings the diagonal entries up to date after the
-// straight entries and move masks of the padded rows y0 to y1−1 and
-// columns x0 to x1−1 changed: an entry depends on its cell's move mask and
-// on the next cell of its run, so each such cell and the one before it on
-// each diagonal are computed again, and the cell before any entry that
-// changes, back along the run for as long as entries change. It costs
-// O(rows·width + columns·height) and the entries that change.
+// straight entries of the cells in g.edit.changed changed, and the move
+// masks of the padded rectangle [x0, x1) × [y0, y1): an entry depends on its
+// cell's move mask and on the next cell of its run, so the cells of the
+// rectangle and the cell before each changed one on each diagonal are
+// computed again, and the cell before any entry that changes, back along
+// the run for as long as entries change. It costs O(the entries computed).
 func (g *Grid) updateDiagonals(x0, y0, x1, y1 int) {
 	ph := len(g.free) / g.pw
-	var work []int
+	x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, g.pw), min(y1, ph)
+	ed := &g.edit
 	for d := dirSE; d < numDirs; d++ {
 		off := int(g.off[d])
-		work = work[:0]
-		seed := func(i int) {
-			work = append(work, i)
-			if j := i - off; j >= 0 && j < len(g.free) {
-				work = append(work, j)
+		work := ed.work[:0]
+		for _, j := range ed.changed {
+			if i := j - off; i >= 0 && i < len(g.free) {
+				work = append(work, i)
 			}
 		}
 		for y := y0; y < y1; y++ {
-			for x := range g.pw {
-				seed(y*g.pw + x)
-			}
-		}
-		for x := x0; x < x1; x++ {
-			for y := range ph {
-				seed(y*g.pw + x)
+			for x := x0; x < x1; x++ {
+				work = append(work, y*g.pw+x)
 			}
 		}
 		for len(work) > 0 {
@@ -214,6 +237,7 @@ func (g *Grid) updateDiagonals(x0, y0, x1, y1 int) {
 				}
 			}
 		}
+		ed.work = work
 	}
 }
 

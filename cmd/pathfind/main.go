@@ -5,6 +5,7 @@
 //
 //	pathfind route -map FILE -from X,Y -to X,Y [-algo NAME] [-radius R] [-path] [-png FILE]
 //	pathfind scen -map FILE -scen FILE [-algo NAME] [-radius R] [-every K] [-paths FILE] [-json]
+//	pathfind edits -map FILE [-n N] [-wall WxH] [-hpa] [-navmesh] [-check] [-json]
 //	pathfind serve -map FILE [-graph FILE] [-addr HOST:PORT] [-workers N] [-queue N]
 //	pathfind demo [-size N] [-seed S] [-o FILE.png]
 //
@@ -62,6 +63,15 @@ var commands = []command{
 			"With -radius R, a scenario with an end nearer than R to a wall counts as no path (none in -paths),\n" +
 			"and paths that keep R from walls may be longer than the point agent's optimum.",
 		setup: setupScen,
+	},
+	{
+		name:     "edits",
+		synopsis: "edits -map FILE [-n N] [-wall WxH] [-hpa] [-navmesh] [-check] [-json]",
+		summary:  "put up and take down walls in place, timing each edit of the grid and what follows it",
+		notes: "Each wall goes where all its cells are free, so every edit changes all of them. The grid's jump\n" +
+			"table is built first, so edits keep it up to date; -hpa adds hpa.Graph.Update after each edit and\n" +
+			"-navmesh a new navmesh.FromGrid. Times are wall-clock; bytes are those allocated during the work.",
+		setup: setupEdits,
 	},
 	{
 		name:     "serve",

@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"runtime/pprof"
 	"slices"
 	"time"
 
@@ -126,7 +125,7 @@ func (f *scenFlags) run(stdout io.Writer) error {
 	if f.repeat > 1 {
 		r.sum.Repeat = f.repeat
 	}
-	if err := r.profile(func() error { return r.runAll(scens, picked) }); err != nil {
+	if err := profileTo(f.cpuProfile, func() error { return r.runAll(scens, picked) }); err != nil {
 		return err
 	}
 	if err := r.writePaths(); err != nil {
@@ -244,30 +243,6 @@ func (r *scenRun) runAll(scens []grid.Scenario, picked []int) error {
 		if err := r.answer(i, scens[i]); err != nil {
 			return err
 		}
-	}
-	return nil
-}
-
-// profile runs queries, with a CPU profile written to -cpuprofile when it is
-// set.
-func (r *scenRun) profile(queries func() error) error {
-	if r.f.cpuProfile == "" {
-		return queries()
-	}
-	var qerr error
-	_, err := atomicfile.Write(r.f.cpuProfile, func(w io.Writer) error {
-		if err := pprof.StartCPUProfile(w); err != nil {
-			return err
-		}
-		qerr = queries()
-		pprof.StopCPUProfile()
-		return nil
-	})
-	if qerr != nil {
-		return qerr
-	}
-	if err != nil {
-		return fmt.Errorf("-cpuprofile: %w", err)
 	}
 	return nil
 }
