@@ -183,6 +183,13 @@ func BenchmarkLarge(b *testing.B) {
 		path, r, _ = q.AppendPath(path[:0], from, to, hpa.Query{})
 		return r.Cost
 	})
+	// The first cells of an incremental query: Begin, then one Next of 64
+	// cells or more.
+	run("hpa-first-cells", func(from, to image.Point) float64 {
+		r, _ := q.Begin(from, to, hpa.Query{})
+		path, _, _ = q.Next(path[:0], 64)
+		return r.Cost
+	})
 	run("hpa+smooth", func(from, to image.Point) float64 {
 		path, _, _ = q.AppendPath(path[:0], from, to, hpa.Query{})
 		turns = smooth.AppendTurns(turns[:0], path, g.LineOfSight)

@@ -54,6 +54,25 @@ type Searcher struct {
 	seq        [MaxLevels][]int32
 	buf        []int32
 	lastLevel  int // level of the latest abstract search, 0 when none
+
+	// The refinement in progress, its deepest level last; empty once the
+	// path is complete.
+	frames []refineFrame
+	// An incremental query (Begin, Next): the cells found but not yet
+	// handed out, from pendingAt on; its result so far; the cost of the
+	// cells handed out; and the grid version it runs on.
+	pending   []image.Point
+	pendingAt int
+	inc       Result
+	handed    costSum
+}
+
+// refineFrame is one level of a refinement in progress: an abstract path of
+// that level, and the index of the end of its next edge to refine.
+type refineFrame struct {
+	level int
+	path  []int32
+	k     int
 }
 
 // NewSearcher returns a searcher for h. It panics when h is nil.
@@ -189,12 +208,45 @@ func (h *Graph) near(a, b int32) bool {
 // since the graph was made it fails with [ErrStale].
 func (sr *Searcher) AppendPath(dst []image.Point, from, to image.Point, q Query) ([]image.Point, Result, error) {
 	h := sr.h
-	sr.lastLevel = 0
 	h.g.RLock()
 	defer h.g.RUnlock()
-	if v := h.g.Version(); v != h.version {
-		return dst, Result{}, fmt.Errorf("%w: grid version %d, the graph's %d", ErrStale, v, h.version)
+	sr.pending = sr.pending[:0] // an incremental query in progress ends
+	sr.frames = sr.frames[:0]
+	if err := sr.fresh(); err != nil {
+		return dst, Result{}, err
 	}
+	n0 := len(dst)
+	dst, res, err := sr.begin(dst, from, to, q)
+	if err != nil || res.Status != core.Found {
+		return dst, res, err
+	}
+	dst, e, err := sr.refine(dst, 0)
+	res.Expanded += e
+	if err != nil {
+		return dst[:n0], Result{}, err
+	}
+	res.Cost = h.pathCost(dst[n0:])
+	return dst, res, nil
+}
+
+// fresh returns ErrStale, wrapped, when the grid has changed since the graph
+// was made. The caller holds the grid's read lock.
+func (sr *Searcher) fresh() error {
+	if v := sr.h.g.Version(); v != sr.h.version {
+		return fmt.Errorf("%w: grid version %d, the graph's %d", ErrStale, v, sr.h.version)
+	}
+	return nil
+}
+
+// begin answers a query up to its refinement. When the window of clusters
+// around the ends holds a path, it appends the whole path to dst and leaves
+// nothing to refine; otherwise it inserts the ends, searches the abstract
+// graph and appends from alone, leaving the abstract path's refinement in
+// sr.frames. The result's cost is that of the abstract path, and nothing is
+// appended for an unreachable goal.
+func (sr *Searcher) begin(dst []image.Point, from, to image.Point, q Query) ([]image.Point, Result, error) {
+	h := sr.h
+	sr.lastLevel = 0
 	if err := h.checkEnd(from, "start"); err != nil {
 		return dst, Result{}, err
 	}
@@ -256,15 +308,8 @@ func (sr *Searcher) AppendPath(dst []image.Point, from, to image.Point, q Query)
 	}
 	sr.apath = sr.abs.AppendPath(sr.apath[:0], r.End)
 	sr.lastLevel = top
-
-	n0 := len(dst)
-	dst = append(dst, from)
-	dst, e, err := sr.refine(dst, top, sr.apath)
-	exp += e
-	if err != nil {
-		return dst[:n0], Result{}, err
-	}
-	return dst, Result{Status: core.Found, Cost: h.pathCost(dst[n0:]), Expanded: exp}, nil
+	sr.frames = append(sr.frames[:0], refineFrame{level: top, path: sr.apath, k: 1})
+	return append(dst, from), Result{Status: core.Found, Cost: r.Cost, Expanded: exp}, nil
 }
 
 // insert joins cell p to the nodes of its clusters at levels 1 to top: at
@@ -301,17 +346,27 @@ func (sr *Searcher) insert(edges [MaxLevels][]core.Edge, p image.Point, top int)
 	return edges, exp
 }
 
-// refine appends the cells of an abstract path of level l, after its first
-// node, to dst: each edge of level l > 1 becomes a path of the level below,
-// found by A* confined to the edge's cluster, and refined in turn; each
-// level-1 edge becomes a path of cells inside its cluster, or one step
-// between clusters.
-func (sr *Searcher) refine(dst []image.Point, l int, path []int32) ([]image.Point, int, error) {
+// refine appends cells of the refinement in sr.frames to dst, whole
+// abstract edges at a time, until it has appended at least n cells (all of
+// them when n ≤ 0) or the path is complete, and returns the nodes its
+// searches expanded. Each edge of level l > 1 becomes a path of the level
+// below, found by A* confined to the edge's cluster, and refined in turn;
+// each level-1 edge becomes a path of cells inside its cluster, or one
+// step between clusters.
+func (sr *Searcher) refine(dst []image.Point, n int) ([]image.Point, int, error) {
 	h := sr.h
 	nn := int32(len(h.nodes))
 	exp := 0
-	for k := 1; k < len(path); k++ {
-		a, b := path[k-1], path[k]
+	n0 := len(dst)
+	for len(sr.frames) > 0 && (n <= 0 || len(dst)-n0 < n) {
+		f := &sr.frames[len(sr.frames)-1]
+		if f.k >= len(f.path) {
+			sr.frames = sr.frames[:len(sr.frames)-1]
+			continue
+		}
+		l := f.level
+		a, b := f.path[f.k-1], f.path[f.k]
+		f.k++
 		pa, pb := sr.endCell(a), sr.endCell(b)
 		if a < nn && b < nn && h.clusterAt(l, pa) != h.clusterAt(l, pb) {
 			dst = append(dst, pb) // an inter-cluster step
@@ -330,6 +385,7 @@ func (sr *Searcher) refine(dst []image.Point, l int, path []int32) ([]image.Poin
 			dst, e, ok = sr.cs.appendPath(dst, c, pa, pb)
 			exp += e
 			if !ok {
+				sr.frames = sr.frames[:0]
 				return dst, exp, fmt.Errorf("hpa: internal error: no path from (%d,%d) to (%d,%d) inside cluster %d", pa.X, pa.Y, pb.X, pb.Y, c)
 			}
 			continue
@@ -353,18 +409,124 @@ func (sr *Searcher) refine(dst []image.Point, l int, path []int32) ([]image.Poin
 		r := sr.abs.Search(a, b, &sr.adist, core.Query{})
 		exp += r.Expanded
 		if r.Status != core.Found {
+			sr.frames = sr.frames[:0]
 			return dst, exp, fmt.Errorf("hpa: internal error: no level-%d path from (%d,%d) to (%d,%d)", l-1, pa.X, pa.Y, pb.X, pb.Y)
 		}
 		sr.seq[l-2] = sr.abs.AppendPath(sr.seq[l-2][:0], r.End)
-		var e int
-		var err error
-		dst, e, err = sr.refine(dst, l-1, sr.seq[l-2])
-		exp += e
-		if err != nil {
-			return dst, exp, err
-		}
+		sr.frames = append(sr.frames, refineFrame{level: l - 1, path: sr.seq[l-2], k: 1})
 	}
 	return dst, exp, nil
+}
+
+// Begin starts an incremental query from one cell to another: it answers
+// what AppendPath answers before refining the path into cells (the ends
+// joined to the graph and the abstract graph searched, or the whole path
+// when a window of clusters around the ends holds one), so that an agent
+// can start walking while [Searcher.Next] hands out the cells as it needs
+// them. The cells Next gives, end to end, are those AppendPath gives.
+//
+// Its result's status is core.Found or core.Unreachable, its cost that of
+// the abstract path (the final path's, up to rounding), and its expansions
+// those of its searches. Errors are AppendPath's. Begin drops any
+// incremental query in progress; AppendPath does too.
+func (sr *Searcher) Begin(from, to image.Point, q Query) (Result, error) {
+	h := sr.h
+	h.g.RLock()
+	defer h.g.RUnlock()
+	sr.pending, sr.pendingAt, sr.handed = sr.pending[:0], 0, costSum{}
+	sr.frames = sr.frames[:0]
+	sr.inc = Result{}
+	if err := sr.fresh(); err != nil {
+		return Result{}, err
+	}
+	var err error
+	sr.pending, sr.inc, err = sr.begin(sr.pending, from, to, q)
+	return sr.inc, err
+}
+
+// Next appends the next cells of the path of the latest Begin to dst:
+// at least n of them when n > 0 (whole refined abstract edges at a time,
+// so a few more), all the rest when n ≤ 0. The first call gives the start.
+// Its result's status is core.InProgress while cells remain, then
+// core.Found, with the exact cost of the whole path and the expansions of
+// all its searches; core.Unreachable, or core.NotSearched with no query
+// begun, append nothing. Each call's work is bounded by the abstract edges
+// it refines. A graph whose grid has been edited since Begin gives
+// [ErrStale]; Begin again on the updated graph.
+func (sr *Searcher) Next(dst []image.Point, n int) ([]image.Point, Result, error) {
+	h := sr.h
+	h.g.RLock()
+	defer h.g.RUnlock()
+	if sr.inc.Status != core.Found && sr.inc.Status != core.InProgress {
+		return dst, sr.inc, nil
+	}
+	if err := sr.fresh(); err != nil {
+		return dst, Result{}, err
+	}
+	n0 := len(dst)
+	// The cells found but not handed out, then more refinement.
+	if rest := sr.pending[sr.pendingAt:]; len(rest) > 0 {
+		k := len(rest)
+		if n > 0 {
+			k = min(k, n)
+		}
+		dst = append(dst, rest[:k]...)
+		sr.pendingAt += k
+	}
+	if n <= 0 || len(dst)-n0 < n {
+		more := n
+		if n > 0 {
+			more = n - (len(dst) - n0)
+		}
+		var e int
+		var err error
+		dst, e, err = sr.refine(dst, more)
+		sr.inc.Expanded += e
+		if err != nil {
+			sr.inc = Result{}
+			return dst[:n0], Result{}, err
+		}
+	}
+	sr.handed.add(h, dst[n0:])
+	res := sr.inc
+	if sr.pendingAt < len(sr.pending) || len(sr.frames) > 0 {
+		res.Status = core.InProgress
+	} else {
+		res.Status, res.Cost = core.Found, sr.handed.cost()
+	}
+	sr.inc.Status = res.Status
+	return dst, res, nil
+}
+
+// costSum adds up a path's cost as its cells come, as pathCost does.
+type costSum struct {
+	last           image.Point
+	started        bool
+	straight, diag int
+	sum            float64 // with terrain costs
+}
+
+func (c *costSum) add(h *Graph, cells []image.Point) {
+	for _, p := range cells {
+		if c.started {
+			switch {
+			case h.costs:
+				c.sum += h.g.StepCost(c.last, p)
+			case p.X != c.last.X && p.Y != c.last.Y:
+				c.diag++
+			default:
+				c.straight++
+			}
+		}
+		c.last, c.started = p, true
+	}
+}
+
+func (c *costSum) cost() float64 {
+	if c.straight+c.diag > 0 {
+		return float64(c.straight) + float64(c.diag)*math.Sqrt2
+	}
+	return c.sum
 }
 
 // AppendAbstract appends the cells of the abstract path of the latest query,

@@ -1,0 +1,168 @@
+package hpa_test
+
+import (
+	"errors"
+	"fmt"
+	"image"
+	"slices"
+	"testing"
+
+	"github.com/cairn-nav/cairn/core"
+	"github.com/cairn-nav/cairn/grid"
+	"github.com/cairn-nav/cairn/hpa"
+	"github.com/cairn-nav/cairn/internal/testmap"
+)
+
+// nextAll hands out the path of the latest Begin in chunks of n cells (all
+// at once when n ≤ 0) and returns the cells and the final result; it fails
+// the test when a chunk is short before the end, or a status is wrong.
+func nextAll(t *testing.T, q *hpa.Searcher, n int, what string) ([]image.Point, hpa.Result) {
+	t.Helper()
+	var cells []image.Point
+	for calls := 0; ; calls++ {
+		if calls > 100000 {
+			t.Fatalf("%s: Next never finished", what)
+		}
+		k := len(cells)
+		var res hpa.Result
+		var err error
+		cells, res, err = q.Next(cells, n)
+		if err != nil {
+			t.Fatalf("%s: Next: %v", what, err)
+		}
+		switch res.Status {
+		case core.InProgress:
+			if n > 0 && len(cells)-k < n {
+				t.Fatalf("%s: Next(%d) gave %d cells and more remain", what, n, len(cells)-k)
+			}
+		case core.Found:
+			return cells, res
+		default:
+			t.Fatalf("%s: Next: status %v", what, res.Status)
+		}
+	}
+}
+
+// TestBeginNext checks that Begin and Next, in chunks of any size, give the
+// cells, cost and expansions of AppendPath.
+func TestBeginNext(t *testing.T) {
+	for seed := int64(1); seed <= 6; seed++ {
+		g := testmap.Random(seed, 160, 120, 0.25, grid.Options{})
+		for _, levels := range []int{1, 2, 3} {
+			hg, err := hpa.Build(g, hpa.Options{ClusterSize: 8, Levels: levels})
+			if err != nil {
+				t.Fatal(err)
+			}
+			whole, inc := hpa.NewSearcher(hg), hpa.NewSearcher(hg)
+			r := testmap.NewRand(seed)
+			for i, p := range testmap.RandomPairs(r, g, 60) {
+				what := fmt.Sprintf("seed %d levels %d: %v→%v", seed, levels, p[0], p[1])
+				want, wres, err := whole.AppendPath(nil, p[0], p[1], hpa.Query{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				bres, err := inc.Begin(p[0], p[1], hpa.Query{})
+				if err != nil || bres.Status != wres.Status {
+					t.Fatalf("%s: Begin %+v %v, AppendPath %+v", what, bres, err, wres)
+				}
+				if wres.Status != core.Found {
+					if cells, res, err := inc.Next(nil, 0); len(cells) != 0 || res.Status != wres.Status || err != nil {
+						t.Fatalf("%s: Next after an unreachable Begin: %d cells, %+v, %v", what, len(cells), res, err)
+					}
+					continue
+				}
+				if d := bres.Cost - wres.Cost; d > 1e-9 || d < -1e-9 {
+					t.Fatalf("%s: Begin cost %v, path cost %v", what, bres.Cost, wres.Cost)
+				}
+				n := []int{0, 1, 2, 7, 50}[i%5]
+				cells, res := nextAll(t, inc, n, what)
+				if !slices.Equal(cells, want) || res != wres {
+					t.Fatalf("%s: Next(%d) gave %d cells %+v, AppendPath %d cells %+v", what, n, len(cells), res, len(want), wres)
+				}
+				// Once complete, Next gives nothing more.
+				if more, res2, err := inc.Next(nil, 5); len(more) != 0 || res2 != wres || err != nil {
+					t.Fatalf("%s: Next after the end: %d cells, %+v, %v", what, len(more), res2, err)
+				}
+			}
+		}
+	}
+}
+
+// TestBeginNextErrors: Next before any Begin, Begin's errors, and a grid
+// edited in place between Begin and Next.
+func TestBeginNextErrors(t *testing.T) {
+	g := testmap.Random(2, 90, 60, 0.1, grid.Options{})
+	hg, err := hpa.Build(g, hpa.Options{ClusterSize: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := hpa.NewSearcher(hg)
+	if cells, res, err := q.Next(nil, 0); len(cells) != 0 || res.Status != core.NotSearched || err != nil {
+		t.Errorf("Next before Begin: %d cells, %+v, %v", len(cells), res, err)
+	}
+	if _, err := q.Begin(image.Pt(-1, 0), image.Pt(5, 5), hpa.Query{}); err == nil {
+		t.Error("Begin accepted a start off the map")
+	}
+	free := testmap.FreeCells(g)
+	from, to := free[0], free[len(free)-1]
+	if res, err := q.Begin(from, to, hpa.Query{}); err != nil || res.Status != core.Found {
+		t.Fatalf("Begin %v→%v: %+v, %v", from, to, res, err)
+	}
+	if _, _, err := q.Next(nil, 3); err != nil {
+		t.Fatal(err)
+	}
+	// An edit that changes a cell far from both ends.
+	var wall image.Rectangle
+	for _, p := range free[len(free)/2:] {
+		if p.Add(image.Pt(1, 0)) != to {
+			wall = image.Rectangle{Min: p, Max: p.Add(image.Pt(1, 1))}
+			break
+		}
+	}
+	g.SetCells(wall, false)
+	if _, _, err := q.Next(nil, 0); !errors.Is(err, hpa.ErrStale) {
+		t.Errorf("Next after an edit: %v, want ErrStale", err)
+	}
+	if _, err := q.Begin(from, to, hpa.Query{}); !errors.Is(err, hpa.ErrStale) {
+		t.Errorf("Begin after an edit: %v, want ErrStale", err)
+	}
+}
+
+// TestBeginNextAllocs: a warm incremental query allocates nothing.
+func TestBeginNextAllocs(t *testing.T) {
+	g := testmap.Random(3, 300, 200, 0.2, grid.Options{})
+	hg, err := hpa.Build(g, hpa.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := hpa.NewSearcher(hg)
+	pairs := testmap.RandomPairs(testmap.NewRand(3), g, 100)
+	path := make([]image.Point, 0, 4096)
+	run := func(p [2]image.Point) {
+		if _, err := q.Begin(p[0], p[1], hpa.Query{}); err != nil {
+			t.Fatal(err)
+		}
+		path = path[:0]
+		for {
+			var res hpa.Result
+			path, res, err = q.Next(path, 16)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Status != core.InProgress {
+				return
+			}
+		}
+	}
+	for _, p := range pairs { // grow the scratch
+		run(p)
+	}
+	i := 0
+	allocs := testing.AllocsPerRun(len(pairs), func() {
+		run(pairs[i%len(pairs)])
+		i++
+	})
+	if allocs != 0 {
+		t.Errorf("a steady-state incremental query allocates %v times, want 0", allocs)
+	}
+}
