@@ -104,6 +104,8 @@ type Graph struct {
 	cs       int // cluster side
 	me       int // max entrance
 	ncx, ncy int // clusters per row and column
+	// Per level l (index l), the cluster side and the clusters per row.
+	lsides, lncx [MaxLevels + 1]int
 	costs    bool
 	four     bool
 
@@ -256,6 +258,10 @@ func newGraph(g *grid.Grid, cs, me int) *Graph {
 	}
 	h.ncx = (h.w + cs - 1) / cs
 	h.ncy = (h.h + cs - 1) / cs
+	for l := 1; l <= MaxLevels; l++ {
+		side := h.levelSide(l)
+		h.lsides[l], h.lncx[l] = side, (h.w+side-1)/side
+	}
 	return h
 }
 
@@ -263,12 +269,15 @@ func newGraph(g *grid.Grid, cs, me int) *Graph {
 // entrances and returns their transitions, counting the entrances.
 func (h *Graph) findTransitions(maxEntrance int) []transition {
 	var ts []transition
-	// scan walks one border of n cell pairs; pair(i) gives the i-th.
-	scan := func(n int, pair func(i int) (image.Point, image.Point)) {
+	east, south := uint8(1)<<grid.StepDir(image.Pt(1, 0)), uint8(1)<<grid.StepDir(image.Pt(0, 1))
+	// scan walks one border of n cell pairs; pair(i) gives the i-th, and
+	// the move from its first cell to its second is bit across of the
+	// first's move mask.
+	scan := func(n int, across uint8, pair func(i int) (image.Point, image.Point)) {
 		run := 0
 		for i := 0; i <= n; i++ {
 			if i < n {
-				if a, b := pair(i); h.g.CanStep(a, b) {
+				if a, _ := pair(i); h.g.Moves(a)&across != 0 {
 					run++
 					continue
 				}
@@ -294,12 +303,12 @@ func (h *Graph) findTransitions(maxEntrance int) []transition {
 		for cx := range h.ncx {
 			r := h.clusterRect(int32(cy*h.ncx + cx))
 			if cx+1 < h.ncx { // east border
-				scan(r.Dy(), func(i int) (image.Point, image.Point) {
+				scan(r.Dy(), east, func(i int) (image.Point, image.Point) {
 					return image.Pt(r.Max.X-1, r.Min.Y+i), image.Pt(r.Max.X, r.Min.Y+i)
 				})
 			}
 			if cy+1 < h.ncy { // south border
-				scan(r.Dx(), func(i int) (image.Point, image.Point) {
+				scan(r.Dx(), south, func(i int) (image.Point, image.Point) {
 					return image.Pt(r.Min.X+i, r.Max.Y-1), image.Pt(r.Min.X+i, r.Max.Y)
 				})
 			}
@@ -311,24 +320,39 @@ func (h *Graph) findTransitions(maxEntrance int) []transition {
 // makeNodes makes one abstract node per distinct transition cell, numbered
 // by cluster, then row, then column.
 func (h *Graph) makeNodes(ts []transition) {
-	ns := make([]node, 0, 2*len(ts))
-	for _, t := range ts {
-		for _, p := range [2]image.Point{t.a, t.b} {
-			ns = append(ns, node{x: int32(p.X), y: int32(p.Y), cluster: h.clusterOf(p)})
-		}
-	}
-	slices.SortFunc(ns, func(a, b node) int {
-		return cmp.Or(cmp.Compare(a.cluster, b.cluster), cmp.Compare(a.y, b.y), cmp.Compare(a.x, b.x))
-	})
-	h.nodes = slices.Compact(ns)
+	// Bucket the transition cells by cluster, then sort each cluster's few
+	// by row and column and drop the repeats.
 	nc := h.ncx * h.ncy
-	h.first = make([]int32, nc+1)
-	for _, n := range h.nodes {
-		h.first[n.cluster+1]++
+	count := make([]int32, nc+1)
+	for _, t := range ts {
+		count[h.clusterOf(t.a)+1]++
+		count[h.clusterOf(t.b)+1]++
 	}
 	for c := range nc {
-		h.first[c+1] += h.first[c]
+		count[c+1] += count[c]
 	}
+	ns := make([]node, count[nc])
+	fill := slices.Clone(count[:nc])
+	for _, t := range ts {
+		for _, p := range [2]image.Point{t.a, t.b} {
+			c := h.clusterOf(p)
+			ns[fill[c]] = node{x: int32(p.X), y: int32(p.Y), cluster: c}
+			fill[c]++
+		}
+	}
+	h.first = make([]int32, nc+1)
+	out := ns[:0]
+	for c := range nc {
+		b := ns[count[c]:count[c+1]]
+		slices.SortFunc(b, func(a, b node) int { return cmp.Or(cmp.Compare(a.y, b.y), cmp.Compare(a.x, b.x)) })
+		for i, n := range b {
+			if i == 0 || n != b[i-1] {
+				out = append(out, n) // out never passes b: it holds fewer
+			}
+		}
+		h.first[c+1] = int32(len(out))
+	}
+	h.nodes = slices.Clip(out)
 }
 
 // intraEdge joins two nodes of one cluster, from < to; it stands for both

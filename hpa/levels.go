@@ -63,8 +63,7 @@ func (h *Graph) edgesAt(l int, n int32) []core.Edge {
 // clusterAt returns the level-l cluster of cell p, as (cx, cy) packed into
 // one int: cy·(clusters per row) + cx.
 func (h *Graph) clusterAt(l int, p image.Point) int32 {
-	side := h.levelSide(l)
-	ncx := (h.w + side - 1) / side
+	side, ncx := h.lsides[l], h.lncx[l]
 	return int32((p.Y/side)*ncx + p.X/side)
 }
 
