@@ -106,8 +106,8 @@ type Graph struct {
 	ncx, ncy int // clusters per row and column
 	// Per level l (index l), the cluster side and the clusters per row.
 	lsides, lncx [MaxLevels + 1]int
-	costs    bool
-	four     bool
+	costs        bool
+	four         bool
 
 	nodes     []node
 	first     []int32 // per cluster, plus one: first node ID
