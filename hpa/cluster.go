@@ -110,20 +110,21 @@ func newClusterSearch(h *Graph) *clusterSearch {
 }
 
 // connect appends the intra-cluster edges of cluster c to dst: for each
-// abstract node, one Dijkstra search to the cluster's later nodes.
+// abstract node, one Dijkstra search to the cluster's later nodes (in the
+// order of h.cnodes[c]), each edge from the earlier node to the later.
 func (cs *clusterSearch) connect(dst []intraEdge, c int32) []intraEdge {
 	h := cs.c.h
 	cs.c.set(c)
-	first, end := h.first[c], h.first[c+1]
-	for i := first; i+1 < end; i++ {
+	ids := h.cnodes[c]
+	for i := 0; i+1 < len(ids); i++ {
 		cs.targets = cs.targets[:0]
-		for j := i + 1; j < end; j++ {
+		for _, j := range ids[i+1:] {
 			cs.targets = append(cs.targets, cs.c.id(h.nodes[j].cell()))
 		}
-		cs.s.SearchAll(cs.c.id(h.nodes[i].cell()), cs.targets, core.Query{})
+		cs.s.SearchAll(cs.c.id(h.nodes[ids[i]].cell()), cs.targets, core.Query{})
 		for k, t := range cs.targets {
 			if d, ok := cs.s.Dist(t); ok {
-				dst = append(dst, intraEdge{from: i, to: i + 1 + int32(k), cost: d})
+				dst = append(dst, intraEdge{from: ids[i], to: ids[i+1+k], cost: d})
 			}
 		}
 	}
@@ -137,8 +138,8 @@ func (cs *clusterSearch) searchFrom(c int32, p image.Point) int {
 	h := cs.c.h
 	cs.c.set(c)
 	cs.targets = cs.targets[:0]
-	for _, n := range h.nodes[h.first[c]:h.first[c+1]] {
-		cs.targets = append(cs.targets, cs.c.id(n.cell()))
+	for _, n := range h.cnodes[c] {
+		cs.targets = append(cs.targets, cs.c.id(h.nodes[n].cell()))
 	}
 	return cs.s.SearchAll(cs.c.id(p), cs.targets, core.Query{}).Expanded
 }

@@ -1,32 +1,40 @@
 package hpa
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"image"
 	"slices"
 
+	"github.com/cairn-nav/cairn/core"
 	"github.com/cairn-nav/cairn/grid"
 )
 
-// Update returns the graph of edited, h's grid edited in place with
-// [grid.Grid.SetCells] or a copy of it edited with [grid.Grid.WithCells],
-// whose cells differ from those h was made from only inside the rectangle
-// changed (the union of the edits' rectangles), rebuilding only what the
-// edit can reach: the
-// intra-cluster edges of the clusters within one cell of changed, and of any
-// cluster whose transitions moved. The transitions, the other clusters'
-// edges and the levels above are carried over or recomputed from them, so
-// queries on the result answer exactly as on Build(edited, h.Options()).
-// h itself is unchanged: it stays usable when edited is a copy, and its
-// queries fail with [ErrStale] once its grid is edited in place. Parts of
-// changed outside the
-// grid are ignored, so any rectangle, however large, is safe.
+// Update brings the graph up to date after the cells of the rectangle
+// changed (the union of the edits' rectangles) were edited, rebuilding only
+// what the edit can reach: the borders within one cell of changed are
+// scanned again; the clusters within one cell of it, and those on both
+// sides of a border whose transitions moved, get their nodes and edges
+// again; and so do the clusters of each level above that hold one of those.
+// Queries then answer exactly as on Build(edited, h.Options()), and
+// [Graph.WriteTo] writes the same bytes.
 //
-// It is an error when edited is nil or not of h's grid's size. Cells that
-// differ outside changed make the result wrong; Update does not look for
-// them. Its cost is one pass over the cluster borders, the searches of the
-// touched clusters, and the levels above.
+// When edited is h's own grid, edited in place with [grid.Grid.SetCells],
+// h itself is updated and returned: its searchers stay valid, and queries
+// wait while it runs (and fail with [ErrStale] between the grid's edit and
+// the Update). When edited is another grid (an edited copy, such as
+// [grid.Grid.WithCells] makes), h is left as it is and a copy is updated
+// and returned; the copy shares h's unchanged edge lists and costs
+// O(nodes + clusters) besides the rebuild.
+//
+// Parts of changed outside the grid are ignored, so any rectangle, however
+// large, is safe. It is an error when edited is nil or not of h's grid's
+// size, connectivity or terrain. Cells that differ outside changed make
+// the result wrong; Update does not look for them. Its cost is the scans
+// of the borders it reaches, the searches of the clusters it rebuilds (a
+// few of level 1, one of each level above, the largest of which dominates),
+// and O(nodes of those clusters); nothing in it grows with the map.
 func (h *Graph) Update(edited *grid.Grid, changed image.Rectangle) (*Graph, error) {
 	if edited == nil {
 		return nil, errors.New("hpa: nil grid")
@@ -37,38 +45,317 @@ func (h *Graph) Update(edited *grid.Grid, changed image.Rectangle) (*Graph, erro
 	if edited.Connectivity() != h.g.Connectivity() || edited.HasCosts() != h.costs {
 		return nil, errors.New("hpa: edited grid differs from the graph's in connectivity or terrain")
 	}
+	t := h
+	if edited != h.g {
+		h.mu.RLock()
+		t = h.clone(edited)
+		h.mu.RUnlock()
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	edited.RLock() // one version of the grid throughout
 	defer edited.RUnlock()
-	// A changed cell changes the moves of its neighbours too. Clip first:
-	// growing a rectangle that reaches past the int range would overflow.
-	bounds := image.Rect(0, 0, h.w, h.h)
-	var reach image.Rectangle
-	if c := changed.Intersect(bounds); !c.Empty() {
-		reach = c.Inset(-1).Intersect(bounds)
+	t.update(changed)
+	t.version = edited.Version()
+	return t, nil
+}
+
+// clone returns a copy of h for grid g that Update may change without
+// touching h: the per-node, per-cluster and per-border lists are copied,
+// the edge lists they hold shared (update replaces lists, never writes into
+// them).
+func (h *Graph) clone(g *grid.Grid) *Graph {
+	n := &Graph{
+		g: g, version: g.Version(), w: h.w, h: h.h, cs: h.cs, me: h.me, ncx: h.ncx, ncy: h.ncy,
+		lsides: h.lsides, lncx: h.lncx, costs: h.costs, four: h.four,
+		nodes: slices.Clone(h.nodes), adj: slices.Clone(h.adj), cnodes: slices.Clone(h.cnodes),
+		bts: slices.Clone(h.bts), bent: slices.Clone(h.bent), free: slices.Clone(h.free),
+		nlive: h.nlive, nedges: h.nedges, entrances: h.entrances,
 	}
-	n := newGraph(edited, h.cs, h.me)
-	reuse := func(c int32) ([]intraEdge, bool) {
-		if !reach.Empty() && n.clusterRect(c).Overlaps(reach) {
-			return nil, false
+	n.levels = make([]level, len(h.levels))
+	for i, lv := range h.levels {
+		n.levels[i] = lv
+		n.levels[i].adj = slices.Clone(lv.adj)
+		n.levels[i].cm = slices.Clone(lv.cm)
+	}
+	return n
+}
+
+// update is Update in place, with h.mu held for writing.
+func (h *Graph) update(changed image.Rectangle) {
+	bounds := image.Rect(0, 0, h.w, h.h)
+	c := changed.Intersect(bounds)
+	if c.Empty() {
+		return
+	}
+	// A changed cell changes the moves of its neighbours too.
+	reach := c.Inset(-1).Intersect(bounds)
+	cx0, cy0 := reach.Min.X/h.cs, reach.Min.Y/h.cs
+	cx1, cy1 := (reach.Max.X-1)/h.cs, (reach.Max.Y-1)/h.cs
+	var dirty []int32
+	mark := func(c int32) {
+		if !slices.Contains(dirty, c) {
+			dirty = append(dirty, c)
 		}
-		// The cluster's cells are as before; its edges carry over when its
-		// transition cells are the same, renumbered.
-		oldNodes := h.nodes[h.first[c]:h.first[c+1]]
-		newNodes := n.nodes[n.first[c]:n.first[c+1]]
-		if !slices.Equal(oldNodes, newNodes) {
-			return nil, false
+	}
+	for cy := cy0; cy <= cy1; cy++ {
+		for cx := cx0; cx <= cx1; cx++ {
+			mark(int32(cy*h.ncx + cx))
 		}
-		shift := n.first[c] - h.first[c]
-		var es []intraEdge
-		for a := h.first[c]; a < h.first[c+1]; a++ {
-			for _, e := range h.edges[h.off[a]:h.off[a+1]] {
-				if e.To > a && h.nodes[e.To].cluster == c {
-					es = append(es, intraEdge{from: a + shift, to: e.To + shift, cost: e.Cost})
+	}
+	// The borders with a side in reach: those of the clusters it touches,
+	// and the east and south borders of the clusters west and north of them.
+	var ts []transition
+	for cy := max(cy0-1, 0); cy <= cy1; cy++ {
+		for cx := max(cx0-1, 0); cx <= cx1; cx++ {
+			c := int32(cy*h.ncx + cx)
+			for k := range int32(2) {
+				b := 2*c + k
+				var n int32
+				ts, n = h.borderTransitions(ts[:0], b, h.me)
+				if slices.Equal(ts, h.bts[b]) {
+					continue
+				}
+				h.bts[b] = slices.Clone(ts)
+				h.entrances += int(n - h.bent[b])
+				h.bent[b] = n
+				mark(c)
+				if k == 0 {
+					mark(c + 1)
+				} else {
+					mark(c + int32(h.ncx))
 				}
 			}
 		}
-		return es, true
 	}
-	n.build(h.Levels(), h, reach, reuse, nil)
-	return n, nil
+	slices.Sort(dirty)
+	for _, c := range dirty {
+		h.renode(c)
+	}
+	for _, c := range dirty {
+		h.relink(c)
+	}
+	for l := 2; l <= h.Levels(); l++ {
+		h.relevel(l, dirty)
+	}
+}
+
+// clusterCells returns the transition cells of cluster c, from its four
+// borders, by row then column, each once.
+func (h *Graph) clusterCells(c int32) []image.Point {
+	var ps []image.Point
+	for _, bs := range h.bordersOf(c) {
+		for _, t := range h.bts[bs.b] {
+			if bs.own {
+				ps = append(ps, t.a)
+			} else {
+				ps = append(ps, t.b)
+			}
+		}
+	}
+	slices.SortFunc(ps, func(a, b image.Point) int { return cmp.Or(cmp.Compare(a.Y, b.Y), cmp.Compare(a.X, b.X)) })
+	return slices.Compact(ps)
+}
+
+// borderSide is one border of a cluster: the border's index, and whether it
+// is the cluster's own (east or south: the cluster holds the transitions'
+// first cells) or a neighbour's (west or north: their second cells).
+type borderSide struct {
+	b   int32
+	own bool
+}
+
+// bordersOf returns the borders of cluster c in the order the build scans
+// them: the north neighbour's south border, the west neighbour's east
+// border, c's east border, c's south border.
+func (h *Graph) bordersOf(c int32) []borderSide {
+	cx, cy := int(c)%h.ncx, int(c)/h.ncx
+	bs := make([]borderSide, 0, 4)
+	if cy > 0 {
+		bs = append(bs, borderSide{2*(c-int32(h.ncx)) + 1, false})
+	}
+	if cx > 0 {
+		bs = append(bs, borderSide{2 * (c - 1), false})
+	}
+	return append(bs, borderSide{2 * c, true}, borderSide{2*c + 1, true})
+}
+
+// renode gives cluster c the nodes of its current transitions: a node whose
+// cell stays keeps its ID, a node whose cell goes frees it, and a new cell
+// takes a free ID or a new one.
+func (h *Graph) renode(c int32) {
+	cells := h.clusterCells(c)
+	old := h.cnodes[c]
+	ids := make([]int32, len(cells))
+	i := 0
+	for k, p := range cells {
+		for i < len(old) && less(h.nodes[old[i]].cell(), p) {
+			h.drop(old[i])
+			i++
+		}
+		if i < len(old) && h.nodes[old[i]].cell() == p {
+			ids[k] = old[i]
+			i++
+			continue
+		}
+		ids[k] = h.newNode(node{x: int32(p.X), y: int32(p.Y), cluster: c})
+	}
+	for ; i < len(old); i++ {
+		h.drop(old[i])
+	}
+	h.cnodes[c] = ids
+}
+
+// less orders cells by row, then column.
+func less(a, b image.Point) bool { return a.Y < b.Y || a.Y == b.Y && a.X < b.X }
+
+// drop frees node n's ID and its edges at every level.
+func (h *Graph) drop(n int32) {
+	h.nedges -= len(h.adj[n])
+	h.adj[n] = nil
+	for i := range h.levels {
+		lv := &h.levels[i]
+		lv.nedges -= len(lv.adj[n])
+		lv.adj[n] = nil
+	}
+	h.nodes[n] = node{x: -1, y: -1, cluster: -1}
+	h.free = append(h.free, n)
+	h.nlive--
+}
+
+// newNode gives n a free ID, or a new one, and returns it.
+func (h *Graph) newNode(n node) int32 {
+	h.nlive++
+	if k := len(h.free); k > 0 {
+		id := h.free[k-1]
+		h.free = h.free[:k-1]
+		h.nodes[id] = n
+		return id
+	}
+	id := int32(len(h.nodes))
+	h.nodes = append(h.nodes, n)
+	h.adj = append(h.adj, nil)
+	for i := range h.levels {
+		h.levels[i].adj = append(h.levels[i].adj, nil)
+	}
+	return id
+}
+
+// relink gives the nodes of cluster c their level-1 edges, in the order a
+// build gives them: one to the other cell of each of the node's
+// transitions, in the order the build scans the borders, then those inside
+// the cluster, to the other nodes in the cluster's order.
+func (h *Graph) relink(c int32) {
+	ids := h.cnodes[c]
+	adj := make([][]core.Edge, len(ids))
+	local := func(id int32) int { return slices.Index(ids, id) }
+	for _, bs := range h.bordersOf(c) {
+		for _, t := range h.bts[bs.b] {
+			here, there := t.a, t.b
+			if !bs.own {
+				here, there = t.b, t.a
+			}
+			k := local(h.nodeAt(here))
+			adj[k] = append(adj[k], core.Edge{To: h.nodeAt(there), Cost: h.g.StepCost(here, there)})
+		}
+	}
+	u := h.scratch()
+	u.intra = u.cs.connect(u.intra[:0], c)
+	for _, e := range u.intra {
+		a, b := local(e.from), local(e.to)
+		adj[a] = append(adj[a], core.Edge{To: e.to, Cost: e.cost})
+		adj[b] = append(adj[b], core.Edge{To: e.from, Cost: e.cost})
+	}
+	for k, id := range ids {
+		h.nedges += len(adj[k]) - len(h.adj[id])
+		h.adj[id] = slices.Clip(adj[k])
+	}
+}
+
+// relevel rebuilds the clusters of level l that hold one of the dirty
+// level-1 clusters: their nodes, the edges of those across the level's
+// borders, and the edges inside them from searches of the level below.
+func (h *Graph) relevel(l int, dirty []int32) {
+	lv := &h.levels[l-2]
+	var cs []int32
+	for _, c := range dirty {
+		if lc := h.clusterAt(l, h.clusterRect(c).Min); !slices.Contains(cs, lc) {
+			cs = append(cs, lc)
+		}
+	}
+	// Forget the old nodes of all these clusters first: an ID may have
+	// moved from one to another.
+	for _, lc := range cs {
+		for _, m := range lv.cm[lc] {
+			if m < int32(len(lv.adj)) {
+				lv.nedges -= len(lv.adj[m])
+				lv.adj[m] = nil
+			}
+		}
+		lv.nmembers -= len(lv.cm[lc])
+		lv.cm[lc] = nil
+	}
+	u := h.scratch()
+	if u.levels[l] == nil {
+		u.levels[l] = h.newLevelScratch(l)
+	}
+	sc := u.levels[l]
+	for _, lc := range cs {
+		// The nodes, in the order of a build's IDs: level-1 cluster by
+		// cluster, row-major, each cluster's in its order.
+		var ms []int32
+		inter := map[int32][]core.Edge{}
+		r := h.levelClusterRect(l, lc)
+		for cy := r.Min.Y / h.cs; cy*h.cs < r.Max.Y; cy++ {
+			for cx := r.Min.X / h.cs; cx*h.cs < r.Max.X; cx++ {
+				for _, n := range h.cnodes[cy*h.ncx+cx] {
+					var es []core.Edge
+					for _, e := range h.edgesAt(l-1, n) {
+						if h.clusterAt(l, h.nodes[e.To].cell()) != lc {
+							es = append(es, e)
+						}
+					}
+					if len(es) > 0 {
+						ms = append(ms, n)
+						inter[n] = es
+					}
+				}
+			}
+		}
+		lv.cm[lc] = ms
+		lv.nmembers += len(ms)
+		var intra []intraEdge
+		if len(ms) >= 2 {
+			sc.buf = sc.levelIntra(sc.buf[:0], lc, ms)
+			intra = sc.buf
+		}
+		adj := map[int32][]core.Edge{}
+		for _, n := range ms {
+			adj[n] = inter[n]
+		}
+		for _, e := range intra {
+			adj[e.from] = append(adj[e.from], core.Edge{To: e.to, Cost: e.cost})
+			adj[e.to] = append(adj[e.to], core.Edge{To: e.from, Cost: e.cost})
+		}
+		for _, n := range ms {
+			lv.adj[n] = slices.Clip(adj[n])
+			lv.nedges += len(lv.adj[n])
+		}
+	}
+}
+
+// updateScratch is the search scratch of in-place updates, kept by the
+// graph so that an update allocates none of the size of the map.
+type updateScratch struct {
+	cs     *clusterSearch
+	intra  []intraEdge
+	levels [MaxLevels + 1]*levelScratch
+}
+
+// scratch returns h's update scratch, made at the first update.
+func (h *Graph) scratch() *updateScratch {
+	if h.upd == nil {
+		h.upd = &updateScratch{cs: newClusterSearch(h)}
+	}
+	return h.upd
 }

@@ -128,6 +128,18 @@ func b2u8(b bool) uint8 {
 // it allocates a 64 KiB buffer and is safe for concurrent use, since it only
 // reads h.
 func (h *Graph) WriteTo(w io.Writer) (int64, error) {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	// The file numbers the nodes as a build does: cluster by cluster, each
+	// cluster's in its order. After in-place updates the IDs differ.
+	order := make([]int32, 0, h.nlive)
+	for _, ids := range h.cnodes {
+		order = append(order, ids...)
+	}
+	renum := make([]int32, len(h.nodes))
+	for i, id := range order {
+		renum[id] = int32(i)
+	}
 	e := binfile.NewWriter(w)
 	e.Bytes([]byte(fileMagic))
 	e.U32(fileVersion)
@@ -137,19 +149,21 @@ func (h *Graph) WriteTo(w io.Writer) (int64, error) {
 	e.U32(uint32(h.cs))
 	e.U32(uint32(h.me))
 	e.U32(uint32(h.entrances))
-	e.U32(uint32(len(h.nodes)))
-	e.U32(uint32(len(h.edges)))
+	e.U32(uint32(h.nlive))
+	e.U32(uint32(h.nedges))
 	e.U32(uint32(h.Levels()))
-	for _, n := range h.nodes {
-		e.U32(uint32(n.x))
-		e.U32(uint32(n.y))
+	for _, id := range order {
+		e.U32(uint32(h.nodes[id].x))
+		e.U32(uint32(h.nodes[id].y))
 	}
-	for i := range h.nodes {
-		e.U32(uint32(h.off[i+1] - h.off[i]))
+	for _, id := range order {
+		e.U32(uint32(len(h.adj[id])))
 	}
-	for _, ed := range h.edges {
-		e.U32(uint32(ed.To))
-		e.U64(math.Float64bits(ed.Cost))
+	for _, id := range order {
+		for _, ed := range h.adj[id] {
+			e.U32(uint32(renum[ed.To]))
+			e.U64(math.Float64bits(ed.Cost))
+		}
 	}
 	return e.Finish()
 }
@@ -300,7 +314,8 @@ func Read(r io.Reader, g *grid.Grid) (*Graph, error) {
 	if int64(entrances) != int64(hg.entrances) {
 		return nil, &FormatError{36, fmt.Sprintf("%d entrances, want the %d of the map", entrances, hg.entrances)}
 	}
-	hg.buildLevels(int(levels), nil, image.Rectangle{})
+	hg.finish()
+	hg.buildLevels(int(levels))
 	return hg, nil
 }
 

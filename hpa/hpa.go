@@ -85,8 +85,10 @@ type node struct {
 
 func (n node) cell() image.Point { return image.Pt(int(n.x), int(n.y)) }
 
-// Graph is the abstract graph of one grid. It is immutable after [Build] and
-// safe for concurrent use; queries run on a [Searcher] per goroutine.
+// Graph is the abstract graph of one grid. It is safe for concurrent use;
+// queries run on a [Searcher] per goroutine. It changes only in an
+// in-place [Graph.Update], which waits for the queries running and holds
+// off new ones.
 //
 // A graph describes its grid as it was when the graph was made (its
 // [grid.Grid.Version]). After the grid is edited in place with
@@ -94,9 +96,12 @@ func (n node) cell() image.Point { return image.Pt(int(n.x), int(n.y)) }
 // [Graph.Update] gives the graph of the edited grid. It holds
 // its nodes and edges and reads the grid's own move masks.
 //
-// Nodes are numbered cluster by cluster, so the nodes of cluster c are the
-// IDs first[c] to first[c+1]-1. Out-edges are stored in compressed sparse row
-// form: the edges of node n are edges[off[n]:off[n+1]].
+// A build numbers the nodes cluster by cluster (row by row within each), the
+// order of the graph file. Each node's out-edges are a slice of their own
+// (at first slices of one array), and each cluster keeps the list of its
+// nodes, so that an in-place Update replaces only what it rebuilds: the
+// nodes it removes leave their IDs free for reuse, and the nodes it adds
+// take free IDs or new ones at the end.
 type Graph struct {
 	g        *grid.Grid
 	version  uint64 // of g when the graph was made
@@ -109,12 +114,27 @@ type Graph struct {
 	costs        bool
 	four         bool
 
-	nodes     []node
-	first     []int32 // per cluster, plus one: first node ID
-	off       []int32 // per node, plus one: first edge
-	edges     []core.Edge
+	// mu is held for writing by an in-place Update, for reading by queries.
+	mu sync.RWMutex
+
+	nodes  []node         // per ID; cluster −1 for a free ID
+	adj    [][]core.Edge  // per ID: its level-1 out-edges
+	cnodes [][]int32      // per cluster: its node IDs, by row then column
+	bts    [][]transition // per border (2c: cluster c's east one, 2c+1: its south one): its transitions
+	bent   []int32        // per border: its entrances
+	free   []int32        // free IDs
+	nlive  int            // nodes
+	nedges int            // level-1 directed edges
+
+	// What a build or Read computes first, in compressed sparse row form;
+	// the slices above start as views of it.
+	first []int32 // per cluster, plus one: first node ID
+	off   []int32 // per node, plus one: first edge
+	edges []core.Edge
+
 	entrances int
-	levels    []level // levels 2 and up
+	levels    []level        // levels 2 and up
+	upd       *updateScratch // of in-place updates, under mu
 }
 
 // Stats counts the parts of a [Graph].
@@ -129,7 +149,9 @@ type Stats struct {
 
 // Stats returns the sizes of the graph. It is O(1).
 func (h *Graph) Stats() Stats {
-	return Stats{Clusters: h.ncx * h.ncy, Entrances: h.entrances, Nodes: len(h.nodes), Edges: len(h.edges)}
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	return Stats{Clusters: h.ncx * h.ncy, Entrances: h.entrances, Nodes: h.nlive, Edges: h.nedges}
 }
 
 // Grid returns the grid the graph was built for.
@@ -158,15 +180,25 @@ func (h *Graph) clusterRect(c int32) image.Rectangle {
 
 // nodeAt returns the ID of the abstract node at cell p, or -1.
 func (h *Graph) nodeAt(p image.Point) int32 {
-	c := h.clusterOf(p)
-	ns := h.nodes[h.first[c]:h.first[c+1]]
-	i, ok := slices.BinarySearchFunc(ns, p, func(n node, p image.Point) int {
+	ids := h.cnodes[h.clusterOf(p)]
+	i, ok := slices.BinarySearchFunc(ids, p, func(id int32, p image.Point) int {
+		n := h.nodes[id]
 		return cmp.Or(cmp.Compare(int(n.y), p.Y), cmp.Compare(int(n.x), p.X))
 	})
 	if !ok {
 		return -1
 	}
-	return h.first[c] + int32(i)
+	return ids[i]
+}
+
+// finish makes the per-node views of the compressed sparse rows that a
+// build or Read made.
+func (h *Graph) finish() {
+	h.adj = make([][]core.Edge, len(h.nodes))
+	for n := range h.adj {
+		h.adj[n] = h.edges[h.off[n]:h.off[n+1]:h.off[n+1]]
+	}
+	h.nedges = len(h.edges)
 }
 
 // transition is a pair of facing free cells on a cluster border.
@@ -204,16 +236,14 @@ func Build(g *grid.Grid, opt Options) (*Graph, error) {
 	g.RLock() // one version of the grid throughout
 	defer g.RUnlock()
 	h := newGraph(g, cs, me)
-	h.build(levels, nil, image.Rectangle{}, nil, opt.Progress)
+	h.build(levels, opt.Progress)
 	return h, nil
 }
 
 // build makes the nodes and edges of a graph that newGraph made: the
 // transitions, the inter-cluster edges, the intra-cluster edges of each
-// cluster (from reuse when it returns them, else from searches), and the
-// levels above (reusing prev's where the edit in reach cannot reach them;
-// prev is nil for a fresh build).
-func (h *Graph) build(levels int, prev *Graph, reach image.Rectangle, reuse func(c int32) ([]intraEdge, bool), progress func(done, total int)) {
+// cluster from its searches, and the levels above.
+func (h *Graph) build(levels int, progress func(done, total int)) {
 	ts := h.findTransitions(h.me)
 	h.makeNodes(ts)
 
@@ -225,15 +255,9 @@ func (h *Graph) build(levels int, prev *Graph, reach image.Rectangle, reuse func
 		c := h.g.StepCost(t.a, t.b)
 		inter = append(inter, halfEdge{a, core.Edge{To: b, Cost: c}}, halfEdge{b, core.Edge{To: a, Cost: c}})
 	}
-	h.off, h.edges = layoutEdges(len(h.nodes), inter, h.intraEdges(reuse, progress))
-	h.buildLevels(levels, prev, reach)
-}
-
-func reuseOK(reuse func(c int32) ([]intraEdge, bool), c int32) ([]intraEdge, bool) {
-	if reuse == nil {
-		return nil, false
-	}
-	return reuse(c)
+	h.off, h.edges = layoutEdges(len(h.nodes), inter, h.intraEdges(progress))
+	h.finish()
+	h.buildLevels(levels)
 }
 
 // autoLevels returns the number of levels after which the top level has at
@@ -265,11 +289,45 @@ func newGraph(g *grid.Grid, cs, me int) *Graph {
 	return h
 }
 
+// Move-mask bits of the steps across an east and a south border.
+var eastBit, southBit = uint8(1) << grid.StepDir(image.Pt(1, 0)), uint8(1) << grid.StepDir(image.Pt(0, 1))
+
 // findTransitions scans every border between two adjacent clusters for
-// entrances and returns their transitions, counting the entrances.
+// entrances and returns their transitions, counting the entrances; it
+// keeps each border's transitions and entrance count in h.bts and h.bent.
 func (h *Graph) findTransitions(maxEntrance int) []transition {
 	var ts []transition
-	east, south := uint8(1)<<grid.StepDir(image.Pt(1, 0)), uint8(1)<<grid.StepDir(image.Pt(0, 1))
+	nc := h.ncx * h.ncy
+	h.bts = make([][]transition, 2*nc)
+	h.bent = make([]int32, 2*nc)
+	starts := make([]int, 2*nc+1)
+	for c := range int32(nc) {
+		for k := range int32(2) {
+			b := 2*c + k
+			starts[b] = len(ts)
+			var n int32
+			ts, n = h.borderTransitions(ts, b, maxEntrance)
+			h.bent[b] = n
+			h.entrances += int(n)
+		}
+	}
+	starts[2*nc] = len(ts)
+	for b := range 2 * nc {
+		h.bts[b] = ts[starts[b]:starts[b+1]:starts[b+1]]
+	}
+	return ts
+}
+
+// borderTransitions appends the transitions of border b (2c: the east
+// border of cluster c, 2c+1: its south border; none at the map's edge) to
+// ts, and returns them with the border's entrance count.
+func (h *Graph) borderTransitions(ts []transition, b int32, maxEntrance int) ([]transition, int32) {
+	c, south := b/2, b%2 == 1
+	cx, cy := int(c)%h.ncx, int(c)/h.ncx
+	if (!south && cx+1 >= h.ncx) || (south && cy+1 >= h.ncy) {
+		return ts, 0
+	}
+	var entrances int32
 	// scan walks one border of n cell pairs; pair(i) gives the i-th, and
 	// the move from its first cell to its second is bit across of the
 	// first's move mask.
@@ -285,7 +343,7 @@ func (h *Graph) findTransitions(maxEntrance int) []transition {
 			if run == 0 {
 				continue
 			}
-			h.entrances++
+			entrances++
 			s, e := i-run, i-1
 			if run <= maxEntrance {
 				a, b := pair((s + e) / 2)
@@ -299,22 +357,17 @@ func (h *Graph) findTransitions(maxEntrance int) []transition {
 			run = 0
 		}
 	}
-	for cy := range h.ncy {
-		for cx := range h.ncx {
-			r := h.clusterRect(int32(cy*h.ncx + cx))
-			if cx+1 < h.ncx { // east border
-				scan(r.Dy(), east, func(i int) (image.Point, image.Point) {
-					return image.Pt(r.Max.X-1, r.Min.Y+i), image.Pt(r.Max.X, r.Min.Y+i)
-				})
-			}
-			if cy+1 < h.ncy { // south border
-				scan(r.Dx(), south, func(i int) (image.Point, image.Point) {
-					return image.Pt(r.Min.X+i, r.Max.Y-1), image.Pt(r.Min.X+i, r.Max.Y)
-				})
-			}
-		}
+	r := h.clusterRect(c)
+	if !south {
+		scan(r.Dy(), eastBit, func(i int) (image.Point, image.Point) {
+			return image.Pt(r.Max.X-1, r.Min.Y+i), image.Pt(r.Max.X, r.Min.Y+i)
+		})
+	} else {
+		scan(r.Dx(), southBit, func(i int) (image.Point, image.Point) {
+			return image.Pt(r.Min.X+i, r.Max.Y-1), image.Pt(r.Min.X+i, r.Max.Y)
+		})
 	}
-	return ts
+	return ts, entrances
 }
 
 // makeNodes makes one abstract node per distinct transition cell, numbered
@@ -353,6 +406,15 @@ func (h *Graph) makeNodes(ts []transition) {
 		h.first[c+1] = int32(len(out))
 	}
 	h.nodes = slices.Clip(out)
+	ids := make([]int32, len(h.nodes))
+	for i := range ids {
+		ids[i] = int32(i)
+	}
+	h.cnodes = make([][]int32, nc)
+	for c := range nc {
+		h.cnodes[c] = ids[h.first[c]:h.first[c+1]:h.first[c+1]]
+	}
+	h.nlive = len(h.nodes)
 }
 
 // intraEdge joins two nodes of one cluster, from < to; it stands for both
@@ -367,7 +429,7 @@ type intraEdge struct {
 // the edges found per cluster; reuse, when not nil, may supply a cluster's
 // edges instead. It calls progress, when not nil, after each
 // cluster, one call at a time.
-func (h *Graph) intraEdges(reuse func(c int32) ([]intraEdge, bool), progress func(done, total int)) [][]intraEdge {
+func (h *Graph) intraEdges(progress func(done, total int)) [][]intraEdge {
 	nc := h.ncx * h.ncy
 	out := make([][]intraEdge, nc)
 	var mu sync.Mutex // serialises progress calls
@@ -377,9 +439,7 @@ func (h *Graph) intraEdges(reuse func(c int32) ([]intraEdge, bool), progress fun
 		buf []intraEdge
 	}
 	forEachCluster(nc, func() *scratch { return &scratch{cl: newClusterSearch(h)} }, func(s *scratch, c int32) {
-		if es, ok := reuseOK(reuse, c); ok {
-			out[c] = es
-		} else if s.buf = s.cl.connect(s.buf[:0], c); len(s.buf) > 0 {
+		if s.buf = s.cl.connect(s.buf[:0], c); len(s.buf) > 0 {
 			out[c] = slices.Clone(s.buf)
 		}
 		if progress != nil {

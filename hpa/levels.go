@@ -27,16 +27,16 @@ const LevelFactor = 4
 // MaxLevels is the most levels a graph may have.
 const MaxLevels = 4
 
-// level holds the edges of one level above the first, in compressed sparse
-// row form over the level-1 node IDs.
+// level holds the edges of one level above the first, per level-1 node ID
+// (none for a node absent from the level), and the nodes of each of its
+// clusters.
 type level struct {
-	side  int // cluster side in cells
-	ncx   int // clusters per row
-	off   []int32
-	edges []core.Edge
-	// The nodes of level-l cluster c are members[first[c]:first[c+1]].
-	first   []int32
-	members []int32
+	side     int // cluster side in cells
+	ncx      int // clusters per row
+	adj      [][]core.Edge
+	cm       [][]int32 // per cluster: its nodes, in the order of a build's IDs
+	nmembers int
+	nedges   int
 }
 
 // levelSide returns the cluster side of level l (1-based), in cells.
@@ -54,10 +54,9 @@ func (h *Graph) Levels() int { return 1 + len(h.levels) }
 // edgesAt returns the out-edges of node n at level l (1-based).
 func (h *Graph) edgesAt(l int, n int32) []core.Edge {
 	if l == 1 {
-		return h.edges[h.off[n]:h.off[n+1]]
+		return h.adj[n]
 	}
-	lv := &h.levels[l-2]
-	return lv.edges[lv.off[n]:lv.off[n+1]]
+	return h.levels[l-2].adj[n]
 }
 
 // clusterAt returns the level-l cluster of cell p, as (cx, cy) packed into
@@ -77,51 +76,15 @@ func (h *Graph) levelClusterRect(l int, c int32) image.Rectangle {
 
 // buildLevels adds levels 2 to levels to a graph whose level 1 is complete,
 // each from the one below, running the cluster searches on
-// runtime.GOMAXPROCS goroutines. When prev is the graph of the same grid
-// before an edit of the cells in reach, a cluster of a higher level that
-// reach does not touch, and whose nodes are where they were, keeps its
-// intra-cluster edges from prev.
-func (h *Graph) buildLevels(levels int, prev *Graph, reach image.Rectangle) {
+// runtime.GOMAXPROCS goroutines.
+func (h *Graph) buildLevels(levels int) {
 	h.levels = nil
 	for l := 2; l <= levels; l++ {
-		var reuse func(c int32, ms []int32) ([]intraEdge, bool)
-		if prev != nil && prev.Levels() >= l {
-			reuse = func(c int32, ms []int32) ([]intraEdge, bool) { return h.reuseLevel(prev, l, c, ms, reach) }
-		}
-		h.levels = append(h.levels, h.buildLevel(l, reuse))
+		h.levels = append(h.levels, h.buildLevel(l))
 	}
 }
 
-// reuseLevel returns the intra-cluster edges of level-l cluster c, whose
-// nodes are ms, from prev, when the edit in reach cannot have changed them.
-func (h *Graph) reuseLevel(prev *Graph, l int, c int32, ms []int32, reach image.Rectangle) ([]intraEdge, bool) {
-	if h.levelClusterRect(l, c).Overlaps(reach) {
-		return nil, false
-	}
-	old := &prev.levels[l-2]
-	oms := old.members[old.first[c]:old.first[c+1]]
-	if len(oms) != len(ms) {
-		return nil, false
-	}
-	for i := range ms {
-		if prev.nodes[oms[i]].cell() != h.nodes[ms[i]].cell() {
-			return nil, false
-		}
-	}
-	var es []intraEdge
-	for i, a := range oms {
-		for _, e := range prev.edgesAt(l, a) {
-			j, ok := slices.BinarySearch(oms, e.To)
-			if !ok || j <= i {
-				continue // an inter-cluster edge, or the reverse of one kept
-			}
-			es = append(es, intraEdge{from: ms[i], to: ms[j], cost: e.Cost})
-		}
-	}
-	return es, true
-}
-
-func (h *Graph) buildLevel(l int, reuse func(c int32, ms []int32) ([]intraEdge, bool)) level {
+func (h *Graph) buildLevel(l int) level {
 	side := h.levelSide(l)
 	ncx, ncy := (h.w+side-1)/side, (h.h+side-1)/side
 	lv := level{side: side, ncx: ncx}
@@ -146,44 +109,13 @@ func (h *Graph) buildLevel(l int, reuse func(c int32, ms []int32) ([]intraEdge, 
 	// Intra-cluster edges from searches of the level below, confined to
 	// each level-l cluster.
 	intra := make([][]intraEdge, len(members))
-	type scratch struct {
-		v   *confined
-		s   *core.Searcher
-		buf []intraEdge
-	}
-	newScratch := func() *scratch {
-		v := &confined{h: h, below: l - 1, level: l}
-		return &scratch{v: v, s: core.NewSearcher(v)}
-	}
-	forEachCluster(len(members), newScratch, func(sc *scratch, c int32) {
-		ms := members[c]
-		if len(ms) < 2 {
-			return
+	newScratch := func() *levelScratch { return h.newLevelScratch(l) }
+	forEachCluster(len(members), newScratch, func(sc *levelScratch, c int32) {
+		if len(members[c]) >= 2 {
+			sc.buf = sc.levelIntra(sc.buf[:0], c, members[c])
+			intra[c] = slices.Clone(sc.buf)
 		}
-		if reuse != nil {
-			if es, ok := reuse(c, ms); ok {
-				intra[c] = es
-				return
-			}
-		}
-		sc.v.cluster = c
-		sc.buf = sc.buf[:0]
-		for i, a := range ms[:len(ms)-1] {
-			sc.s.SearchAll(a, ms[i+1:], core.Query{})
-			for _, b := range ms[i+1:] {
-				if d, ok := sc.s.Dist(b); ok {
-					sc.buf = append(sc.buf, intraEdge{from: a, to: b, cost: d})
-				}
-			}
-		}
-		intra[c] = slices.Clone(pruneIntra(sc.buf))
 	})
-
-	lv.first = make([]int32, len(members)+1)
-	for c, ms := range members {
-		lv.first[c+1] = lv.first[c] + int32(len(ms))
-		lv.members = append(lv.members, ms...)
-	}
 
 	var half []halfEdge
 	for n, es := range inter {
@@ -191,21 +123,53 @@ func (h *Graph) buildLevel(l int, reuse func(c int32, ms []int32) ([]intraEdge, 
 			half = append(half, halfEdge{int32(n), e})
 		}
 	}
-	lv.off, lv.edges = layoutEdges(nn, half, intra)
+	off, edges := layoutEdges(nn, half, intra)
+	lv.adj = make([][]core.Edge, nn)
+	for n := range nn {
+		lv.adj[n] = edges[off[n]:off[n+1]:off[n+1]]
+	}
+	lv.cm = members
+	lv.nedges = len(edges)
+	for _, ms := range members {
+		lv.nmembers += len(ms)
+	}
 	return lv
 }
 
-// membersOf returns the nodes of level-l cluster c.
-func (h *Graph) membersOf(l int, c int32, buf []int32) []int32 {
-	if l == 1 {
-		buf = buf[:0]
-		for n := h.first[c]; n < h.first[c+1]; n++ {
-			buf = append(buf, n)
+// levelScratch runs the searches of one level's clusters.
+type levelScratch struct {
+	v   *confined
+	s   *core.Searcher
+	buf []intraEdge
+}
+
+func (h *Graph) newLevelScratch(l int) *levelScratch {
+	v := &confined{h: h, below: l - 1, level: l}
+	return &levelScratch{v: v, s: core.NewSearcher(v)}
+}
+
+// levelIntra appends to dst the intra-cluster edges of the level's cluster
+// c, whose nodes are ms: one Dijkstra search of the level below, confined
+// to the cluster, from each node to the later ones, then pruneIntra.
+func (sc *levelScratch) levelIntra(dst []intraEdge, c int32, ms []int32) []intraEdge {
+	sc.v.cluster = c
+	for i, a := range ms[:len(ms)-1] {
+		sc.s.SearchAll(a, ms[i+1:], core.Query{})
+		for _, b := range ms[i+1:] {
+			if d, ok := sc.s.Dist(b); ok {
+				dst = append(dst, intraEdge{from: a, to: b, cost: d})
+			}
 		}
-		return buf
 	}
-	lv := &h.levels[l-2]
-	return lv.members[lv.first[c]:lv.first[c+1]]
+	return pruneIntra(dst)
+}
+
+// membersOf returns the nodes of level-l cluster c.
+func (h *Graph) membersOf(l int, c int32) []int32 {
+	if l == 1 {
+		return h.cnodes[c]
+	}
+	return h.levels[l-2].cm[c]
 }
 
 // confined presents the graph of level below, restricted to the nodes of one
@@ -234,34 +198,40 @@ func (v *confined) AppendEdges(dst []core.Edge, n int32) []core.Edge {
 // 1 to [Graph.Levels]; level 1 gives the same counts as [Graph.Stats]. It
 // is O(nodes) for levels above the first.
 func (h *Graph) LevelStats(l int) (clusters, nodes, edges int) {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
 	if l < 1 || l > h.Levels() {
 		return 0, 0, 0
 	}
 	if l == 1 {
-		return h.ncx * h.ncy, len(h.nodes), len(h.edges)
+		return h.ncx * h.ncy, h.nlive, h.nedges
 	}
 	lv := &h.levels[l-2]
-	return len(lv.first) - 1, len(lv.members), len(lv.edges)
+	return len(lv.cm), lv.nmembers, lv.nedges
 }
 
 // NodeCell returns the cell of abstract node n, for pictures and tools; n
-// runs from 0 to Stats().Nodes−1. It panics when n is out of range.
+// runs from 0 to NodeIDs()−1, and an unused ID gives (−1, −1). It panics
+// when n is out of range.
 func (h *Graph) NodeCell(n NodeID) image.Point {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
 	h.checkNode(n)
 	return h.nodes[n].cell()
 }
 
 // NodeLevel returns the highest level at which node n is a node (1 to
-// [Graph.Levels]); n runs from 0 to Stats().Nodes−1. It panics when n is
-// out of range (with one level, −1 once got the answer 1).
+// [Graph.Levels]), or 0 for an unused ID; n runs from 0 to NodeIDs()−1. It
+// panics when n is out of range (with one level, −1 once got the answer 1).
 func (h *Graph) NodeLevel(n NodeID) int {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
 	h.checkNode(n)
 	l := 1
-	for l < h.Levels() {
-		lv := &h.levels[l-1]
-		if lv.off[n] == lv.off[n+1] {
-			break
-		}
+	if h.nodes[n].cluster < 0 {
+		return 0
+	}
+	for l < h.Levels() && len(h.levels[l-1].adj[n]) > 0 {
 		l++
 	}
 	return l

@@ -65,6 +65,7 @@ type Searcher struct {
 	pendingAt int
 	inc       Result
 	handed    costSum
+	incAt     uint64 // the graph's version at Begin
 }
 
 // refineFrame is one level of a refinement in progress: an abstract path of
@@ -80,6 +81,8 @@ func NewSearcher(h *Graph) *Searcher {
 	if h == nil {
 		panic("hpa: NewSearcher of a nil graph")
 	}
+	h.mu.RLock()
+	defer h.mu.RUnlock()
 	sr := &Searcher{h: h, cs: newClusterSearch(h)}
 	sr.view.h = h
 	sr.view.goalCost = make([]float64, len(h.nodes))
@@ -109,6 +112,10 @@ func (v *view) NumNodes() int { return len(v.h.nodes) + 2 }
 
 // setGoal marks the nodes with an edge into the goal; nil marks none.
 func (v *view) setGoal(edges []core.Edge) {
+	if n := len(v.h.nodes); len(v.goalStamp) < n { // the graph grew in an update
+		v.goalCost = append(v.goalCost, make([]float64, n-len(v.goalCost))...)
+		v.goalStamp = append(v.goalStamp, make([]uint32, n-len(v.goalStamp))...)
+	}
 	v.stamp++
 	if v.stamp == 0 {
 		clear(v.goalStamp)
@@ -208,6 +215,8 @@ func (h *Graph) near(a, b int32) bool {
 // since the graph was made it fails with [ErrStale].
 func (sr *Searcher) AppendPath(dst []image.Point, from, to image.Point, q Query) ([]image.Point, Result, error) {
 	h := sr.h
+	h.mu.RLock()
+	defer h.mu.RUnlock()
 	h.g.RLock()
 	defer h.g.RUnlock()
 	sr.pending = sr.pending[:0] // an incremental query in progress ends
@@ -322,9 +331,9 @@ func (sr *Searcher) insert(edges [MaxLevels][]core.Edge, p image.Point, top int)
 	c := h.clusterOf(p)
 	exp := sr.cs.searchFrom(c, p)
 	edges[0] = edges[0][:0]
-	for i := range h.first[c+1] - h.first[c] {
-		if d, ok := sr.cs.nodeDist(int(i)); ok {
-			edges[0] = append(edges[0], core.Edge{To: h.first[c] + i, Cost: d})
+	for i, id := range h.cnodes[c] {
+		if d, ok := sr.cs.nodeDist(i); ok {
+			edges[0] = append(edges[0], core.Edge{To: id, Cost: d})
 		}
 	}
 	nn := int32(len(h.nodes))
@@ -333,7 +342,7 @@ func (sr *Searcher) insert(edges [MaxLevels][]core.Edge, p image.Point, top int)
 		sr.view.level, sr.view.confine, sr.view.cluster = l-1, l, c
 		sr.view.start = edges[l-2]
 		sr.view.setGoal(nil)
-		ms := h.membersOf(l, c, sr.buf)
+		ms := h.membersOf(l, c)
 		r := sr.abs.SearchAll(nn, ms, core.Query{})
 		exp += r.Expanded
 		edges[l-1] = edges[l-1][:0]
@@ -431,6 +440,8 @@ func (sr *Searcher) refine(dst []image.Point, n int) ([]image.Point, int, error)
 // incremental query in progress; AppendPath does too.
 func (sr *Searcher) Begin(from, to image.Point, q Query) (Result, error) {
 	h := sr.h
+	h.mu.RLock()
+	defer h.mu.RUnlock()
 	h.g.RLock()
 	defer h.g.RUnlock()
 	sr.pending, sr.pendingAt, sr.handed = sr.pending[:0], 0, costSum{}
@@ -441,6 +452,7 @@ func (sr *Searcher) Begin(from, to image.Point, q Query) (Result, error) {
 	}
 	var err error
 	sr.pending, sr.inc, err = sr.begin(sr.pending, from, to, q)
+	sr.incAt = h.version
 	return sr.inc, err
 }
 
@@ -451,10 +463,12 @@ func (sr *Searcher) Begin(from, to image.Point, q Query) (Result, error) {
 // core.Found, with the exact cost of the whole path and the expansions of
 // all its searches; core.Unreachable, or core.NotSearched with no query
 // begun, append nothing. Each call's work is bounded by the abstract edges
-// it refines. A graph whose grid has been edited since Begin gives
-// [ErrStale]; Begin again on the updated graph.
+// it refines. A graph whose grid has been edited since Begin, or that was
+// updated since, gives [ErrStale]; Begin again on the updated graph.
 func (sr *Searcher) Next(dst []image.Point, n int) ([]image.Point, Result, error) {
 	h := sr.h
+	h.mu.RLock()
+	defer h.mu.RUnlock()
 	h.g.RLock()
 	defer h.g.RUnlock()
 	if sr.inc.Status != core.Found && sr.inc.Status != core.InProgress {
@@ -462,6 +476,9 @@ func (sr *Searcher) Next(dst []image.Point, n int) ([]image.Point, Result, error
 	}
 	if err := sr.fresh(); err != nil {
 		return dst, Result{}, err
+	}
+	if sr.incAt != h.version { // the graph was updated in place since Begin
+		return dst, Result{}, fmt.Errorf("%w: the graph was updated since Begin", ErrStale)
 	}
 	n0 := len(dst)
 	// The cells found but not handed out, then more refinement.
@@ -535,6 +552,8 @@ func (c *costSum) cost() float64 {
 // graph (answered within a window of clusters, unreachable, or an error) it
 // appends nothing and reports level 0.
 func (sr *Searcher) AppendAbstract(dst []image.Point) ([]image.Point, int) {
+	sr.h.mu.RLock()
+	defer sr.h.mu.RUnlock()
 	if sr.lastLevel == 0 {
 		return dst, 0
 	}

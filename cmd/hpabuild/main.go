@@ -222,7 +222,7 @@ func drawGraph(hg *hpa.Graph) (c *picture.Canvas, edges bool) {
 	edges = c.PixelsPerCell() >= minEdgePixels
 	if edges {
 		var targets []hpa.NodeID
-		for n := range hpa.NodeID(hg.Stats().Nodes) {
+		for n := range hpa.NodeID(hg.NodeIDs()) {
 			a := picture.Centre(hg.NodeCell(n))
 			targets = hg.AppendEdges(targets[:0], n, 1)
 			for _, m := range targets {

@@ -372,8 +372,11 @@ func (c *Canvas) Nodes(hg *hpa.Graph) {
 	if c.k == 1 {
 		base = max(1, c.s/3)
 	}
-	for n := range hpa.NodeID(hg.Stats().Nodes) {
+	for n := range hpa.NodeID(hg.NodeIDs()) {
 		l := hg.NodeLevel(n)
+		if l == 0 {
+			continue // an ID an update left unused
+		}
 		c.Marker(hg.NodeCell(n), base+2*(l-1), NodeColour(l))
 	}
 }
