@@ -125,8 +125,10 @@ func b2u8(b bool) uint8 {
 // of level 1.
 //
 // WriteTo costs one pass over the graph plus one [Fingerprint] of the grid;
-// it allocates a 64 KiB buffer and is safe for concurrent use, since it only
-// reads h.
+// it allocates a 64 KiB buffer and two words per node (the build's numbering
+// of the nodes, which an in-place Update may have changed, so that an
+// updated graph writes what a fresh build of its grid writes), and is safe
+// for concurrent use, since it only reads h.
 func (h *Graph) WriteTo(w io.Writer) (int64, error) {
 	h.mu.RLock()
 	defer h.mu.RUnlock()
