@@ -1,9 +1,12 @@
 package hpa
 
 import (
+	"cmp"
 	"image"
 	"math"
 	"math/bits"
+	"slices"
+	"sync/atomic"
 
 	"github.com/cairn-nav/cairn/core"
 	"github.com/cairn-nav/cairn/grid"
@@ -175,4 +178,74 @@ func (cs *clusterSearch) appendPathIn(dst []image.Point, r image.Rectangle, a, b
 		dst = append(dst, cs.c.cell(n))
 	}
 	return dst, res.Expanded, true
+}
+
+// clusterPaths keeps the paths inside one cluster that refinement has
+// found between its nodes, so that refining the same level-1 edge again
+// costs a lookup instead of a search. The path from the cluster's i-th
+// node to its j-th (in the order of its node list, of k nodes) is at
+// i·k + j: its steps, each a direction of grid.Step, once a query has
+// searched it.
+type clusterPaths struct {
+	k     int
+	paths []atomic.Pointer[[]uint8]
+}
+
+// appendNodePath appends the cells of a shortest path inside cluster c from
+// its node a to its node b, after a, b included, to dst, and returns the
+// cells expanded to find it: 0 when a query found it before. It finds the
+// path with appendPath, so the cells are those a search gives, and keeps
+// it; queries racing on a path may each search it, and keep one. The caller
+// holds h.mu for reading; an in-place Update drops the paths of the
+// clusters it relinks.
+func (cs *clusterSearch) appendNodePath(dst []image.Point, c, a, b int32) ([]image.Point, int, bool) {
+	h := cs.c.h
+	cp := h.cpaths[c].Load()
+	if cp == nil {
+		k := len(h.cnodes[c])
+		cp = &clusterPaths{k: k, paths: make([]atomic.Pointer[[]uint8], k*k)}
+		if !h.cpaths[c].CompareAndSwap(nil, cp) {
+			cp = h.cpaths[c].Load()
+		}
+	}
+	pa, pb := h.nodes[a].cell(), h.nodes[b].cell()
+	i, j := h.localIndex(c, a), h.localIndex(c, b)
+	if i < 0 || j < 0 {
+		return dst, 0, false
+	}
+	slot := &cp.paths[i*cp.k+j]
+	if steps := slot.Load(); steps != nil {
+		at := pa
+		for _, s := range *steps {
+			at = at.Add(grid.Step(int(s)))
+			dst = append(dst, at)
+		}
+		return dst, 0, true
+	}
+	n0 := len(dst)
+	dst, e, ok := cs.appendPath(dst, c, pa, pb)
+	if ok {
+		steps := make([]uint8, len(dst)-n0)
+		prev := pa
+		for k, p := range dst[n0:] {
+			steps[k] = uint8(grid.StepDir(p.Sub(prev)))
+			prev = p
+		}
+		slot.Store(&steps)
+	}
+	return dst, e, ok
+}
+
+// localIndex returns the index of node n in cluster c's node list, or −1.
+func (h *Graph) localIndex(c, n int32) int {
+	ids := h.cnodes[c]
+	p := h.nodes[n].cell()
+	i, ok := slices.BinarySearchFunc(ids, p, func(id int32, p image.Point) int {
+		q := h.nodes[id]
+		return cmp.Or(cmp.Compare(int(q.y), p.Y), cmp.Compare(int(q.x), p.X))
+	})
+	if !ok {
+		return -1
+	}
+	return i
 }

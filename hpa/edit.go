@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"image"
 	"slices"
+	"sync/atomic"
 
 	"github.com/cairn-nav/cairn/core"
 	"github.com/cairn-nav/cairn/grid"
@@ -69,8 +70,12 @@ func (h *Graph) clone(g *grid.Grid) *Graph {
 		g: g, version: g.Version(), w: h.w, h: h.h, cs: h.cs, me: h.me, ncx: h.ncx, ncy: h.ncy,
 		lsides: h.lsides, lncx: h.lncx, costs: h.costs, four: h.four,
 		nodes: slices.Clone(h.nodes), adj: slices.Clone(h.adj), cnodes: slices.Clone(h.cnodes),
+		cpaths: make([]atomic.Pointer[clusterPaths], len(h.cpaths)),
 		bts: slices.Clone(h.bts), bent: slices.Clone(h.bent), free: slices.Clone(h.free),
 		nlive: h.nlive, nedges: h.nedges, entrances: h.entrances,
+	}
+	for c := range h.cpaths {
+		n.cpaths[c].Store(h.cpaths[c].Load())
 	}
 	n.levels = make([]level, len(h.levels))
 	for i, lv := range h.levels {
@@ -270,6 +275,7 @@ func (h *Graph) relink(c int32) {
 		h.nedges += len(adj[k]) - len(h.adj[id])
 		h.adj[id] = slices.Clip(adj[k])
 	}
+	h.cpaths[c].Store(nil) // found again when a query needs them
 }
 
 // relevel rebuilds the clusters of level l that hold one of the dirty

@@ -34,6 +34,7 @@ import (
 	"image"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/cairn-nav/cairn/core"
 	"github.com/cairn-nav/cairn/grid"
@@ -120,6 +121,7 @@ type Graph struct {
 	nodes  []node         // per ID; cluster −1 for a free ID
 	adj    [][]core.Edge  // per ID: its level-1 out-edges
 	cnodes [][]int32      // per cluster: its node IDs, by row then column
+	cpaths []atomic.Pointer[clusterPaths] // per cluster: the paths between its nodes that queries found
 	bts    [][]transition // per border (2c: cluster c's east one, 2c+1: its south one): its transitions
 	bent   []int32        // per border: its entrances
 	free   []int32        // free IDs
@@ -414,6 +416,7 @@ func (h *Graph) makeNodes(ts []transition) {
 	for c := range nc {
 		h.cnodes[c] = ids[h.first[c]:h.first[c+1]:h.first[c+1]]
 	}
+	h.cpaths = make([]atomic.Pointer[clusterPaths], nc)
 	h.nlive = len(h.nodes)
 }
 

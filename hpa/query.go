@@ -29,7 +29,9 @@ type Result struct {
 	// Expanded counts the nodes expanded by all the searches of the query:
 	// cells of the direct grid search, or cells of the start and goal
 	// insertion searches, abstract nodes, and cells of the refinement
-	// searches.
+	// searches. A level-1 edge between two nodes is searched the first
+	// time a query refines it; the graph keeps its path for later queries,
+	// whose refinement of it expands nothing.
 	Expanded int
 }
 
@@ -391,7 +393,11 @@ func (sr *Searcher) refine(dst []image.Point, n int) ([]image.Point, int, error)
 			}
 			var e int
 			var ok bool
-			dst, e, ok = sr.cs.appendPath(dst, c, pa, pb)
+			if a < nn && b < nn { // between two nodes: maybe found before
+				dst, e, ok = sr.cs.appendNodePath(dst, c, a, b)
+			} else {
+				dst, e, ok = sr.cs.appendPath(dst, c, pa, pb)
+			}
 			exp += e
 			if !ok {
 				sr.frames = sr.frames[:0]

@@ -1,0 +1,6 @@
+package hpa
+
+// SameAnswer reports whether two results agree in status and cost; their
+// expansions differ with the paths a searcher's graph kept from earlier
+// queries.
+func SameAnswer(a, b Result) bool { return a.Status == b.Status && a.Cost == b.Cost }
