@@ -71,7 +71,7 @@ func (h *Graph) clone(g *grid.Grid) *Graph {
 		lsides: h.lsides, lncx: h.lncx, costs: h.costs, four: h.four,
 		nodes: slices.Clone(h.nodes), adj: slices.Clone(h.adj), cnodes: slices.Clone(h.cnodes),
 		cpaths: make([]atomic.Pointer[clusterPaths], len(h.cpaths)),
-		bts: slices.Clone(h.bts), bent: slices.Clone(h.bent), free: slices.Clone(h.free),
+		bts:    slices.Clone(h.bts), bent: slices.Clone(h.bent), free: slices.Clone(h.free),
 		nlive: h.nlive, nedges: h.nedges, entrances: h.entrances,
 	}
 	for c := range h.cpaths {

@@ -118,15 +118,15 @@ type Graph struct {
 	// mu is held for writing by an in-place Update, for reading by queries.
 	mu sync.RWMutex
 
-	nodes  []node         // per ID; cluster −1 for a free ID
-	adj    [][]core.Edge  // per ID: its level-1 out-edges
-	cnodes [][]int32      // per cluster: its node IDs, by row then column
+	nodes  []node                         // per ID; cluster −1 for a free ID
+	adj    [][]core.Edge                  // per ID: its level-1 out-edges
+	cnodes [][]int32                      // per cluster: its node IDs, by row then column
 	cpaths []atomic.Pointer[clusterPaths] // per cluster: the paths between its nodes that queries found
-	bts    [][]transition // per border (2c: cluster c's east one, 2c+1: its south one): its transitions
-	bent   []int32        // per border: its entrances
-	free   []int32        // free IDs
-	nlive  int            // nodes
-	nedges int            // level-1 directed edges
+	bts    [][]transition                 // per border (2c: cluster c's east one, 2c+1: its south one): its transitions
+	bent   []int32                        // per border: its entrances
+	free   []int32                        // free IDs
+	nlive  int                            // nodes
+	nedges int                            // level-1 directed edges
 
 	// What a build or Read computes first, in compressed sparse row form;
 	// the slices above start as views of it.
