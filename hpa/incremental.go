@@ -129,4 +129,3 @@ func (c *costSum) cost() float64 {
 	}
 	return c.sum
 }
-
