@@ -42,8 +42,10 @@ func (g *Grid) Version() uint64 { return g.version.Load() }
 
 // RLock holds off SetCells until the matching RUnlock, so that what the
 // caller reads in between sees one version of the grid. Queries of a
-// [Searcher] do it themselves. RLock may be called from many goroutines at
-// once; a goroutine must not call SetCells while it holds it.
+// [Searcher] (and of the layers above) do it themselves. RLock may be
+// called from many goroutines at once; a goroutine must not call SetCells,
+// or run a query, while it holds it: read locks do not nest once an edit
+// waits for them.
 func (g *Grid) RLock() { g.mu.RLock() }
 
 // RUnlock ends what RLock began.

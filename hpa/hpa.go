@@ -129,7 +129,7 @@ type Graph struct {
 	nedges int                            // level-1 directed edges
 
 	// What a build or Read computes first, in compressed sparse row form;
-	// the slices above start as views of it.
+	// adj and cnodes start as views of it, and finish drops it.
 	first []int32 // per cluster, plus one: first node ID
 	off   []int32 // per node, plus one: first edge
 	edges []core.Edge
@@ -194,13 +194,15 @@ func (h *Graph) nodeAt(p image.Point) int32 {
 }
 
 // finish makes the per-node views of the compressed sparse rows that a
-// build or Read made.
+// build or Read made, and drops the rows: after an in-place Update they
+// would be out of date.
 func (h *Graph) finish() {
 	h.adj = make([][]core.Edge, len(h.nodes))
 	for n := range h.adj {
 		h.adj[n] = h.edges[h.off[n]:h.off[n+1]:h.off[n+1]]
 	}
 	h.nedges = len(h.edges)
+	h.first, h.off, h.edges = nil, nil, nil
 }
 
 // transition is a pair of facing free cells on a cluster border.
