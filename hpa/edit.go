@@ -82,6 +82,10 @@ func (h *Graph) clone(g *grid.Grid) *Graph {
 		n.levels[i] = lv
 		n.levels[i].adj = slices.Clone(lv.adj)
 		n.levels[i].cm = slices.Clone(lv.cm)
+		n.levels[i].paths = make([]atomic.Pointer[levelPaths], len(lv.paths))
+		for c := range lv.paths {
+			n.levels[i].paths[c].Store(lv.paths[c].Load())
+		}
 	}
 	return n
 }
@@ -300,6 +304,7 @@ func (h *Graph) relevel(l int, dirty []int32) {
 		}
 		lv.nmembers -= len(lv.cm[lc])
 		lv.cm[lc] = nil
+		lv.paths[lc].Store(nil) // found again when a query needs them
 	}
 	u := h.scratch()
 	if u.levels[l] == nil {

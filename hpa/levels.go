@@ -5,6 +5,7 @@ import (
 	"image"
 	"math"
 	"slices"
+	"sync/atomic"
 
 	"github.com/cairn-nav/cairn/core"
 )
@@ -37,6 +38,40 @@ type level struct {
 	cm       [][]int32 // per cluster: its nodes, in the order of a build's IDs
 	nmembers int
 	nedges   int
+	// Per cluster: the paths of the level below between its nodes that
+	// queries refined, as the level's clusterPaths do for cells.
+	paths []atomic.Pointer[levelPaths]
+}
+
+// levelPaths keeps the paths inside one cluster of a level above the first
+// that refinement has found between its nodes: the nodes of the level
+// below from the i-th node of the cluster (of k, in the order of its node
+// list) to the j-th at i·k + j.
+type levelPaths struct {
+	k     int
+	paths []atomic.Pointer[[]int32]
+}
+
+// levelSlot returns where the path of the level below from node a to node
+// b, both nodes of level l's cluster c, is kept, making the cluster's
+// slots at its first use; nil when a or b is not a node of the cluster.
+// The caller holds h.mu for reading; an in-place Update drops the paths of
+// the clusters it rebuilds.
+func (h *Graph) levelSlot(l int, c, a, b int32) *atomic.Pointer[[]int32] {
+	lv := &h.levels[l-2]
+	ms := lv.cm[c]
+	i, j := slices.Index(ms, a), slices.Index(ms, b)
+	if i < 0 || j < 0 {
+		return nil
+	}
+	lp := lv.paths[c].Load()
+	if lp == nil {
+		lp = &levelPaths{k: len(ms), paths: make([]atomic.Pointer[[]int32], len(ms)*len(ms))}
+		if !lv.paths[c].CompareAndSwap(nil, lp) {
+			lp = lv.paths[c].Load()
+		}
+	}
+	return &lp.paths[i*lp.k+j]
 }
 
 // levelSide returns the cluster side of level l (1-based), in cells.
@@ -129,6 +164,7 @@ func (h *Graph) buildLevel(l int) level {
 		lv.adj[n] = edges[off[n]:off[n+1]:off[n+1]]
 	}
 	lv.cm = members
+	lv.paths = make([]atomic.Pointer[levelPaths], len(members))
 	lv.nedges = len(edges)
 	for _, ms := range members {
 		lv.nmembers += len(ms)

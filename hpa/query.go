@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"image"
 	"math"
+	"slices"
+	"sync/atomic"
 
 	"github.com/cairn-nav/cairn/core"
 )
@@ -29,9 +31,9 @@ type Result struct {
 	// Expanded counts the nodes expanded by all the searches of the query:
 	// cells of the direct grid search, or cells of the start and goal
 	// insertion searches, abstract nodes, and cells of the refinement
-	// searches. A level-1 edge between two nodes is searched the first
-	// time a query refines it; the graph keeps its path for later queries,
-	// whose refinement of it expands nothing.
+	// searches. An edge between two nodes, at any level, is searched the
+	// first time a query refines it; the graph keeps its path for later
+	// queries, whose refinement of it expands nothing.
 	Expanded int
 }
 
@@ -410,7 +412,17 @@ func (sr *Searcher) refine(dst []image.Point, n int) ([]image.Point, int, error)
 		if b == nn+1 {
 			inner = pa
 		}
-		sr.view.level, sr.view.confine, sr.view.cluster = l-1, l, h.clusterAt(l, inner)
+		lc := h.clusterAt(l, inner)
+		var slot *atomic.Pointer[[]int32]
+		if a < nn && b < nn { // between two nodes: maybe found before
+			if slot = h.levelSlot(l, lc, a, b); slot != nil {
+				if seq := slot.Load(); seq != nil {
+					sr.frames = append(sr.frames, refineFrame{level: l - 1, path: *seq, k: 1})
+					continue
+				}
+			}
+		}
+		sr.view.level, sr.view.confine, sr.view.cluster = l-1, l, lc
 		sr.view.start = nil
 		if a == nn {
 			sr.view.start = sr.startEdges[l-2]
@@ -428,7 +440,13 @@ func (sr *Searcher) refine(dst []image.Point, n int) ([]image.Point, int, error)
 			return dst, exp, fmt.Errorf("hpa: internal error: no level-%d path from (%d,%d) to (%d,%d)", l-1, pa.X, pa.Y, pb.X, pb.Y)
 		}
 		sr.seq[l-2] = sr.abs.AppendPath(sr.seq[l-2][:0], r.End)
-		sr.frames = append(sr.frames, refineFrame{level: l - 1, path: sr.seq[l-2], k: 1})
+		path := sr.seq[l-2]
+		if slot != nil {
+			kept := slices.Clone(path)
+			slot.Store(&kept)
+			path = kept
+		}
+		sr.frames = append(sr.frames, refineFrame{level: l - 1, path: path, k: 1})
 	}
 	return dst, exp, nil
 }
