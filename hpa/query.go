@@ -259,23 +259,14 @@ func (sr *Searcher) fresh() error {
 // appended for an unreachable goal.
 func (sr *Searcher) begin(dst []image.Point, from, to image.Point, q Query) ([]image.Point, Result, error) {
 	h := sr.h
-	sr.lastLevel = 0
-	if err := h.checkEnd(from, "start"); err != nil {
-		return dst, Result{}, err
+	if res, err := sr.check(from, to); err != nil || res.Status == core.Unreachable {
+		return dst, res, err
 	}
-	if err := h.checkEnd(to, "goal"); err != nil {
-		return dst, Result{}, err
-	}
-	if !h.g.Connected(from, to) {
-		return dst, Result{Status: core.Unreachable}, nil
-	}
-	cf, ct := h.clusterOf(from), h.clusterOf(to)
 	exp := 0
-	if h.near(cf, ct) {
+	if w, near := sr.window(from, to); near {
 		// Search the two clusters' bounding box grown by one cluster: exact
 		// unless the shortest path leaves it, which the abstract search
 		// below then covers.
-		w := h.clusterRect(cf).Union(h.clusterRect(ct)).Inset(-h.cs).Intersect(image.Rect(0, 0, h.w, h.h))
 		n0 := len(dst)
 		dst = append(dst, from)
 		var ok bool
@@ -287,31 +278,9 @@ func (sr *Searcher) begin(dst []image.Point, from, to image.Point, q Query) ([]i
 		}
 		dst = dst[:n0]
 	}
-
-	// Search the highest level at which start and goal lie in different
-	// clusters; insert them into every level up to it.
-	top := 1
-	for l := h.Levels(); l > 1; l-- {
-		if q.MaxLevel > 0 && l > q.MaxLevel {
-			continue
-		}
-		if h.clusterAt(l, from) != h.clusterAt(l, to) {
-			top = l
-			break
-		}
-	}
-	sr.adist.from, sr.adist.to = from, to
-	var e int
-	sr.startEdges, e = sr.insert(sr.startEdges, from, top)
-	exp += e
-	sr.goalEdges, e = sr.insert(sr.goalEdges, to, top)
-	exp += e
-
+	top := sr.topLevel(from, to, q)
+	exp += sr.insertEnds(from, to, top)
 	nn := int32(len(h.nodes))
-	sr.view.level, sr.view.confine = top, 0
-	sr.view.start = sr.startEdges[top-1]
-	sr.view.setGoal(sr.goalEdges[top-1])
-	sr.adist.target = to
 	r := sr.abs.Search(nn, nn+1, &sr.adist, core.Query{})
 	exp += r.Expanded
 	if r.Status != core.Found {
@@ -320,9 +289,75 @@ func (sr *Searcher) begin(dst []image.Point, from, to image.Point, q Query) ([]i
 		return dst, Result{Status: core.Unreachable, Expanded: exp}, nil
 	}
 	sr.apath = sr.abs.AppendPath(sr.apath[:0], r.End)
+	dst = sr.abstractFound(dst, from, top)
+	return dst, Result{Status: core.Found, Cost: r.Cost, Expanded: exp}, nil
+}
+
+// check checks a query's ends: an error for an end off the grid or on a
+// blocked cell, status core.Unreachable for ends in different regions.
+func (sr *Searcher) check(from, to image.Point) (Result, error) {
+	h := sr.h
+	sr.lastLevel = 0
+	if err := h.checkEnd(from, "start"); err != nil {
+		return Result{}, err
+	}
+	if err := h.checkEnd(to, "goal"); err != nil {
+		return Result{}, err
+	}
+	if !h.g.Connected(from, to) {
+		return Result{Status: core.Unreachable}, nil
+	}
+	return Result{Status: core.InProgress}, nil
+}
+
+// window returns the window of the direct search of ends in the same or
+// neighbouring clusters: their bounding box grown by one cluster; false
+// when the ends are further apart.
+func (sr *Searcher) window(from, to image.Point) (image.Rectangle, bool) {
+	h := sr.h
+	cf, ct := h.clusterOf(from), h.clusterOf(to)
+	if !h.near(cf, ct) {
+		return image.Rectangle{}, false
+	}
+	return h.clusterRect(cf).Union(h.clusterRect(ct)).Inset(-h.cs).Intersect(image.Rect(0, 0, h.w, h.h)), true
+}
+
+// topLevel returns the highest level, up to q.MaxLevel, at which start and
+// goal lie in different clusters: the level of the abstract search.
+func (sr *Searcher) topLevel(from, to image.Point, q Query) int {
+	h := sr.h
+	for l := h.Levels(); l > 1; l-- {
+		if q.MaxLevel > 0 && l > q.MaxLevel {
+			continue
+		}
+		if h.clusterAt(l, from) != h.clusterAt(l, to) {
+			return l
+		}
+	}
+	return 1
+}
+
+// insertEnds inserts start and goal into every level up to top and sets
+// the view up for the abstract search at top; it returns the nodes
+// expanded.
+func (sr *Searcher) insertEnds(from, to image.Point, top int) int {
+	sr.adist.from, sr.adist.to = from, to
+	var e1, e2 int
+	sr.startEdges, e1 = sr.insert(sr.startEdges, from, top)
+	sr.goalEdges, e2 = sr.insert(sr.goalEdges, to, top)
+	sr.view.level, sr.view.confine = top, 0
+	sr.view.start = sr.startEdges[top-1]
+	sr.view.setGoal(sr.goalEdges[top-1])
+	sr.adist.target = to
+	return e1 + e2
+}
+
+// abstractFound sets up the refinement of sr.apath, the abstract path
+// found at level top, and appends from, its first cell, to dst.
+func (sr *Searcher) abstractFound(dst []image.Point, from image.Point, top int) []image.Point {
 	sr.lastLevel = top
 	sr.frames = append(sr.frames[:0], refineFrame{level: top, path: sr.apath, k: 1})
-	return append(dst, from), Result{Status: core.Found, Cost: r.Cost, Expanded: exp}, nil
+	return append(dst, from)
 }
 
 // insert joins cell p to the nodes of its clusters at levels 1 to top: at
