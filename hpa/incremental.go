@@ -31,6 +31,7 @@ func (sr *Searcher) Begin(from, to image.Point, q Query) (Result, error) {
 	sr.pending, sr.pendingAt, sr.handed = sr.pending[:0], 0, costSum{}
 	sr.frames = sr.frames[:0]
 	sr.inc = Result{}
+	sr.sl.phase = slicedNone
 	if err := sr.fresh(); err != nil {
 		return Result{}, err
 	}
@@ -46,7 +47,8 @@ func (sr *Searcher) Begin(from, to image.Point, q Query) (Result, error) {
 // Its result's status is core.InProgress while cells remain, then
 // core.Found, with the exact cost of the whole path and the expansions of
 // all its searches; core.Unreachable, or core.NotSearched with no query
-// begun, append nothing. Each call's work is bounded by the abstract edges
+// begun, append nothing, and so does a sliced query whose searches Step
+// has not finished (status core.InProgress). Each call's work is bounded by the abstract edges
 // it refines. A graph whose grid has been edited since Begin, or that was
 // updated since, gives [ErrStale]; Begin again on the updated graph.
 func (sr *Searcher) Next(dst []image.Point, n int) ([]image.Point, Result, error) {
@@ -55,8 +57,8 @@ func (sr *Searcher) Next(dst []image.Point, n int) ([]image.Point, Result, error
 	defer h.mu.RUnlock()
 	h.g.RLock()
 	defer h.g.RUnlock()
-	if sr.inc.Status != core.Found && sr.inc.Status != core.InProgress {
-		return dst, sr.inc, nil
+	if sr.sl.phase != slicedNone || sr.inc.Status != core.Found && sr.inc.Status != core.InProgress {
+		return dst, sr.inc, nil // no path yet (a sliced query's searches go on), or none
 	}
 	if err := sr.fresh(); err != nil {
 		return dst, Result{}, err
@@ -128,4 +130,138 @@ func (c *costSum) cost() float64 {
 		return float64(c.straight) + float64(c.diag)*math.Sqrt2
 	}
 	return c.sum
+}
+
+// The phases of a sliced query.
+const (
+	slicedNone     = iota // no sliced query, or its searches are over
+	slicedWindow          // the direct search of the window around the ends
+	slicedInsert          // joining the ends to the graph
+	slicedAbstract        // the abstract search
+)
+
+// sliced is the state of a sliced query between calls of Step.
+type sliced struct {
+	phase    int
+	from, to image.Point
+	q        Query
+	top      int
+	win      *core.Sliced // on the window's cells
+	abs      *core.Sliced // on the abstract view
+}
+
+// BeginSliced starts a sliced query: [Searcher.Step] then runs its searches
+// a bounded amount at a time, as [core.Sliced] does, until its result's
+// status is core.Found (then [Searcher.Next] hands out the cells, as after
+// Begin) or core.Unreachable. The searches and the cells are Begin's.
+// Errors are AppendPath's. It drops any query in progress.
+func (sr *Searcher) BeginSliced(from, to image.Point, q Query) error {
+	h := sr.h
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	h.g.RLock()
+	defer h.g.RUnlock()
+	sr.pending, sr.pendingAt, sr.handed = sr.pending[:0], 0, costSum{}
+	sr.frames = sr.frames[:0]
+	sr.inc = Result{}
+	sr.sl.phase = slicedNone
+	if err := sr.fresh(); err != nil {
+		return err
+	}
+	sr.incAt = h.version
+	res, err := sr.check(from, to)
+	if err != nil {
+		return err
+	}
+	sr.inc = res
+	if res.Status == core.Unreachable {
+		return nil
+	}
+	sr.sl.from, sr.sl.to, sr.sl.q = from, to, q
+	sr.sl.phase = slicedInsert
+	if w, near := sr.window(from, to); near {
+		if sr.sl.win == nil {
+			sr.sl.win = core.NewSliced(&sr.cs.c)
+		}
+		sr.cs.c.setRect(w)
+		sr.cs.dist.goal = to
+		sr.sl.win.Begin(sr.cs.c.id(from), sr.cs.c.id(to), &sr.cs.dist, core.Query{})
+		sr.sl.phase = slicedWindow
+	}
+	return nil
+}
+
+// Step runs a sliced query on: at most n expansions of the window's or the
+// abstract graph's search (n ≤ 0 counts as 1), or the searches that join
+// start and goal to the graph (a cluster's cells, and the nodes of one
+// cluster per level above, for each end). Its result's status is
+// core.InProgress while searches remain, then core.Found or
+// core.Unreachable, as Begin's would be; its expansions count those so far.
+// Without a sliced query it returns the latest result. A graph whose grid
+// has been edited, or that was updated, since BeginSliced gives
+// [ErrStale].
+func (sr *Searcher) Step(n int) (Result, error) {
+	h := sr.h
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	h.g.RLock()
+	defer h.g.RUnlock()
+	sl := &sr.sl
+	if sl.phase == slicedNone {
+		return sr.inc, nil
+	}
+	if err := sr.fresh(); err != nil {
+		return Result{}, err
+	}
+	if sr.incAt != h.version {
+		return Result{}, fmt.Errorf("%w: the graph was updated since BeginSliced", ErrStale)
+	}
+	switch sl.phase {
+	case slicedWindow:
+		before := sl.win.Result().Expanded
+		st := sl.win.Step(n)
+		r := sl.win.Result()
+		sr.inc.Expanded += r.Expanded - before
+		if st == core.InProgress {
+			return sr.inc, nil
+		}
+		if st == core.Found {
+			sr.cs.ids = sl.win.AppendPath(sr.cs.ids[:0], r.End)
+			sr.pending = append(sr.pending[:0], sl.from)
+			for _, id := range sr.cs.ids[1:] {
+				sr.pending = append(sr.pending, sr.cs.c.cell(id))
+			}
+			sr.inc.Status, sr.inc.Cost = core.Found, h.pathCost(sr.pending)
+			sl.phase = slicedNone
+			return sr.inc, nil
+		}
+		sl.phase = slicedInsert // the window holds no path: the graph does
+	case slicedInsert:
+		sl.top = sr.topLevel(sl.from, sl.to, sl.q)
+		sr.inc.Expanded += sr.insertEnds(sl.from, sl.to, sl.top)
+		if sl.abs == nil {
+			sl.abs = core.NewSliced(&sr.view)
+		}
+		nn := int32(len(h.nodes))
+		sl.abs.Begin(nn, nn+1, &sr.adist, core.Query{})
+		sl.phase = slicedAbstract
+	case slicedAbstract:
+		before := sl.abs.Result().Expanded
+		st := sl.abs.Step(n)
+		r := sl.abs.Result()
+		sr.inc.Expanded += r.Expanded - before
+		switch st {
+		case core.InProgress:
+			return sr.inc, nil
+		case core.Found:
+			sr.apath = sl.abs.AppendPath(sr.apath[:0], r.End)
+			sr.pending = sr.abstractFound(sr.pending[:0], sl.from, sl.top)
+			sr.inc.Status, sr.inc.Cost = core.Found, r.Cost
+		default:
+			sr.inc.Status = core.Unreachable // cannot happen on a connected pair, as in begin
+		}
+		sl.phase = slicedNone
+		return sr.inc, nil
+	}
+	return sr.inc, nil
 }

@@ -119,9 +119,19 @@ func TestBeginNextErrors(t *testing.T) {
 			break
 		}
 	}
+	sl := hpa.NewSearcher(hg)
+	if err := sl.BeginSliced(from, to, hpa.Query{}); err != nil {
+		t.Fatal(err)
+	}
 	g.SetCells(wall, false)
 	if _, _, err := q.Next(nil, 0); !errors.Is(err, hpa.ErrStale) {
 		t.Errorf("Next after an edit: %v, want ErrStale", err)
+	}
+	if _, err := sl.Step(10); !errors.Is(err, hpa.ErrStale) {
+		t.Errorf("Step after an edit: %v, want ErrStale", err)
+	}
+	if err := sl.BeginSliced(from, to, hpa.Query{}); !errors.Is(err, hpa.ErrStale) {
+		t.Errorf("BeginSliced after an edit: %v, want ErrStale", err)
 	}
 	if _, err := q.Begin(from, to, hpa.Query{}); !errors.Is(err, hpa.ErrStale) {
 		t.Errorf("Begin after an edit: %v, want ErrStale", err)
@@ -164,5 +174,102 @@ func TestBeginNextAllocs(t *testing.T) {
 	})
 	if allocs != 0 {
 		t.Errorf("a steady-state incremental query allocates %v times, want 0", allocs)
+	}
+	runSliced := func(p [2]image.Point) {
+		if err := q.BeginSliced(p[0], p[1], hpa.Query{}); err != nil {
+			t.Fatal(err)
+		}
+		for {
+			res, err := q.Step(20)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Status != core.InProgress {
+				break
+			}
+		}
+		path, _, err = q.Next(path[:0], 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, p := range pairs {
+		runSliced(p)
+	}
+	allocs = testing.AllocsPerRun(len(pairs), func() {
+		runSliced(pairs[i%len(pairs)])
+		i++
+	})
+	if allocs != 0 {
+		t.Errorf("a steady-state sliced query allocates %v times, want 0", allocs)
+	}
+}
+
+// TestSliced checks that BeginSliced and Step, n expansions at a time, then
+// Next, give AppendPath's cells and answer, and that each Step but the one
+// that joins the ends to the graph expands at most n nodes.
+func TestSliced(t *testing.T) {
+	steps := 0
+	for seed := int64(1); seed <= 4; seed++ {
+		g := testmap.Random(seed, 160, 120, 0.25, grid.Options{})
+		for _, levels := range []int{1, 3} {
+			hg, err := hpa.Build(g, hpa.Options{ClusterSize: 8, Levels: levels})
+			if err != nil {
+				t.Fatal(err)
+			}
+			whole, sl := hpa.NewSearcher(hg), hpa.NewSearcher(hg)
+			r := testmap.NewRand(seed)
+			for i, p := range testmap.RandomPairs(r, g, 50) {
+				what := fmt.Sprintf("seed %d levels %d: %v→%v", seed, levels, p[0], p[1])
+				want, wres, err := whole.AppendPath(nil, p[0], p[1], hpa.Query{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := sl.BeginSliced(p[0], p[1], hpa.Query{}); err != nil {
+					t.Fatal(err)
+				}
+				n := []int{1, 3, 10, 100}[i%4]
+				var res hpa.Result
+				big, prev := 0, 0
+				for calls := 0; ; calls++ {
+					if calls > 100000 {
+						t.Fatalf("%s: Step never finished", what)
+					}
+					if calls == 0 && wres.Status == core.Found {
+						// Next before the searches end gives nothing.
+						if cells, r, err := sl.Next(nil, 0); len(cells) != 0 || r.Status != core.InProgress || err != nil {
+							t.Fatalf("%s: Next during the searches: %d cells, %+v, %v", what, len(cells), r, err)
+						}
+					}
+					if res, err = sl.Step(n); err != nil {
+						t.Fatal(err)
+					}
+					steps++
+					if d := res.Expanded - prev; d > n {
+						big++
+					}
+					prev = res.Expanded
+					if res.Status != core.InProgress {
+						break
+					}
+				}
+				if big > 1 {
+					t.Fatalf("%s: %d Step calls expanded more than %d nodes, want at most one (the ends' insertion)", what, big, n)
+				}
+				if res.Status != wres.Status {
+					t.Fatalf("%s: sliced status %v, AppendPath %v", what, res.Status, wres.Status)
+				}
+				if wres.Status != core.Found {
+					continue
+				}
+				cells, nres := nextAll(t, sl, 0, what)
+				if !slices.Equal(cells, want) || !hpa.SameAnswer(nres, wres) {
+					t.Fatalf("%s: sliced %d cells %+v, AppendPath %d cells %+v", what, len(cells), nres, len(want), wres)
+				}
+			}
+		}
+	}
+	if steps < 1000 {
+		t.Errorf("%d Step calls in all: the test sliced little", steps)
 	}
 }

@@ -70,6 +70,7 @@ type Searcher struct {
 	inc       Result
 	handed    costSum
 	incAt     uint64 // the graph's version at Begin
+	sl        sliced // a sliced query (BeginSliced, Step)
 }
 
 // refineFrame is one level of a refinement in progress: an abstract path of
@@ -223,8 +224,10 @@ func (sr *Searcher) AppendPath(dst []image.Point, from, to image.Point, q Query)
 	defer h.mu.RUnlock()
 	h.g.RLock()
 	defer h.g.RUnlock()
-	sr.pending = sr.pending[:0] // an incremental query in progress ends
+	sr.pending = sr.pending[:0] // an incremental or sliced query in progress ends
 	sr.frames = sr.frames[:0]
+	sr.sl.phase = slicedNone
+	sr.inc = Result{}
 	if err := sr.fresh(); err != nil {
 		return dst, Result{}, err
 	}
