@@ -229,8 +229,11 @@ func TestScenHPA(t *testing.T) {
 			if err := json.Unmarshal([]byte(out), &sum); err != nil {
 				t.Fatal(err)
 			}
-			if sum.Scenarios != len(scens) || sum.Matched+sum.Mismatched != sum.Scenarios || sum.Illegal != 0 || sum.Algo != "hpa" {
-				t.Errorf("got %+v, want %d scenarios, all found and legal", sum, len(scens))
+			if sum.Scenarios != len(scens) || sum.Matched+sum.Suboptimal+sum.Shorter != sum.Scenarios || sum.Mismatched != 0 || sum.Illegal != 0 || sum.Algo != "hpa" {
+				t.Errorf("got %+v, want %d scenarios, all found and legal, none mismatched", sum, len(scens))
+			}
+			if tc.smooth && sum.Shorter == 0 || !tc.smooth && (sum.Shorter != 0 || sum.Suboptimal == 0) {
+				t.Errorf("smooth %v: %d suboptimal, %d shorter", tc.smooth, sum.Suboptimal, sum.Shorter)
 			}
 			if sum.MeanSubopt == nil || sum.MaxSubopt == nil {
 				t.Fatalf("no suboptimality in %s", out)

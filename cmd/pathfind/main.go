@@ -56,7 +56,8 @@ var commands = []command{
 		summary:  "run a Moving AI scenario file and summarise matches and timings",
 		notes: "Every answer is checked against the map; an illegal one makes the exit status 1. A found path\n" +
 			"is matched when its cost is the scenario's optimum, within the file's printed precision, and\n" +
-			"mismatched when not; -algo hpa adds the mean and worst excess (subopt). -algo navmesh paths are\n" +
+			"mismatched when not; -algo hpa counts a longer path as suboptimal (and, with -smooth, a shorter\n" +
+			"smoothed one as shorter) and adds the mean and worst excess (subopt). -algo navmesh paths are\n" +
 			"any-angle, from cell centre to cell centre, and usually shorter than the 8-connected optimum: one\n" +
 			"is matched when it is not longer than the optimum (within that precision), and mismatched and\n" +
 			"counted as longer when it is; the summary adds the mean and largest ratio of length to optimum.\n" +

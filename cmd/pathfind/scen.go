@@ -38,7 +38,11 @@ import (
 // longer), over found paths with a positive optimum; a cost that matches the
 // optimum counts as 0. A smoothed path's cost is its Euclidean length, which
 // may be shorter than the optimal grid path, so these may be negative. For
-// other algorithms they are absent from the JSON.
+// other algorithms they are absent from the JSON. Their found paths split
+// into Matched (the optimal cost), Suboptimal (longer, which the algorithm
+// allows) and, with -smooth, Shorter (a smoothed length below the
+// 8-connected optimum); Mismatched counts only a cell path shorter than
+// the optimum, which would be a bug.
 type summary struct {
 	Map          string  `json:"map"`
 	Scen         string  `json:"scen"`
@@ -49,6 +53,8 @@ type summary struct {
 	Scenarios    int     `json:"scenarios"`
 	Matched      int     `json:"matched"`
 	Mismatched   int     `json:"mismatched"`
+	Suboptimal   int     `json:"suboptimal,omitempty"`
+	Shorter      int     `json:"shorter,omitempty"`
 	NoPath       int     `json:"no_path"`
 	Illegal      int     `json:"illegal"`
 	MedianUS     float64 `json:"median_us"`
@@ -119,7 +125,8 @@ func (f *scenFlags) run(stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	r := &scenRun{f: f, ans: ans, stdout: stdout, sum: summary{
+	a, _ := lookupAlgo(f.rf.algo)
+	r := &scenRun{f: f, approx: a.approx, ans: ans, stdout: stdout, sum: summary{
 		Map: f.mapPath, Scen: f.scenPath, Algo: f.rf.algo, Every: f.every, MinBucket: f.minBucket,
 	}}
 	if f.repeat > 1 {
@@ -131,7 +138,6 @@ func (f *scenFlags) run(stdout io.Writer) error {
 	if err := r.writePaths(); err != nil {
 		return err
 	}
-	a, _ := lookupAlgo(f.rf.algo)
 	sum := r.summarise(a.approx, t0)
 	if err := f.print(stdout, sum, len(scens)); err != nil {
 		return err
@@ -216,6 +222,7 @@ func (f *scenFlags) print(w io.Writer, sum *summary, inFile int) error {
 // scenRun is one run of "pathfind scen": what its answers add up to so far.
 type scenRun struct {
 	f        *scenFlags
+	approx   bool // the algorithm may return paths longer than optimal
 	ans      *answerer
 	stdout   io.Writer
 	bar      *progress // nil when none is drawn
@@ -324,6 +331,14 @@ func (r *scenRun) judge(s grid.Scenario, st stats, off *offMeshError) string {
 	case s.Matches(st.cost):
 		r.sum.Matched++
 		r.sub.add(0, s.Optimal)
+	case r.approx && st.cost > s.Optimal:
+		r.sum.Suboptimal++
+		r.sub.add(st.cost/s.Optimal-1, s.Optimal)
+		return fmt.Sprintf("cost %.8g, %+.2f %% over optimal", st.cost, 100*(st.cost/s.Optimal-1))
+	case r.approx && st.turns:
+		r.sum.Shorter++ // a smoothed path, any-angle between its turns
+		r.sub.add(st.cost/s.Optimal-1, s.Optimal)
+		return ""
 	default:
 		r.sum.Mismatched++
 		r.sub.add(st.cost/s.Optimal-1, s.Optimal)
@@ -410,6 +425,12 @@ func printSummary(w io.Writer, s *summary, inFile int) error {
 	}
 	fmt.Fprintf(bw, "matched        %d\n", s.Matched)
 	fmt.Fprintf(bw, "mismatched     %d\n", s.Mismatched)
+	if s.Suboptimal > 0 {
+		fmt.Fprintf(bw, "suboptimal     %d (longer than optimal, as the algorithm allows)\n", s.Suboptimal)
+	}
+	if s.Shorter > 0 {
+		fmt.Fprintf(bw, "shorter        %d (smoothed below the 8-connected optimum)\n", s.Shorter)
+	}
 	fmt.Fprintf(bw, "no path        %d\n", s.NoPath)
 	fmt.Fprintf(bw, "illegal        %d\n", s.Illegal)
 	fmt.Fprintf(bw, "median         %.1f µs\n", s.MedianUS)
