@@ -121,6 +121,13 @@ func TestRoute(t *testing.T) {
 				if got := field(t, out, "status"); got != tc.status {
 					t.Errorf("status %q, want %q", got, tc.status)
 				}
+				if tc.status == "unreachable" {
+					if got := field(t, out, "why"); !strings.HasPrefix(got, "start and goal are in different connected regions of the map") {
+						t.Errorf("why %q, want the regions named", got)
+					}
+				} else if strings.Contains(out, "\nwhy ") {
+					t.Errorf("a why line for status %s:\n%s", tc.status, out)
+				}
 				if got := field(t, out, "cost"); got != tc.cost {
 					t.Errorf("cost %q, want %q", got, tc.cost)
 				}

@@ -294,6 +294,11 @@ func TestNavmeshRadius(t *testing.T) {
 			if got := field(t, out, "path"); got != tc.want {
 				t.Errorf("path %q, want %q", got, tc.want)
 			}
+			if tc.status == "unreachable" {
+				if got := field(t, out, "why"); got != "every way from start to goal passes nearer than -radius 0.25 to a wall" {
+					t.Errorf("why %q", got)
+				}
+			}
 		})
 	}
 

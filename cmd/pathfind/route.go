@@ -10,6 +10,7 @@ import (
 
 	"github.com/cairn-nav/cairn/cmd/internal/cli"
 	"github.com/cairn-nav/cairn/cmd/internal/picture"
+	"github.com/cairn-nav/cairn/core"
 	"github.com/cairn-nav/cairn/grid"
 	"github.com/cairn-nav/cairn/internal/atomicfile"
 	"github.com/cairn-nav/cairn/navmesh"
@@ -80,6 +81,9 @@ func setupRoute(fs *flag.FlagSet) func(io.Writer) error {
 			cost = fmt.Sprintf("%.5f", st.cost)
 		}
 		fmt.Fprintf(stdout, "status    %s\n", st.status)
+		if st.status == core.Unreachable {
+			fmt.Fprintf(stdout, "why       %s\n", unreachableWhy(g, from.p, to.p, rf.radius))
+		}
 		fmt.Fprintf(stdout, "cost      %s\n", cost)
 		fmt.Fprintf(stdout, "steps     %d\n", ans.steps())
 		fmt.Fprintf(stdout, "expanded  %d\n", st.expanded)
@@ -130,4 +134,14 @@ func routePicture(g *grid.Grid, ans *answerer, from, to image.Point, st stats) (
 // formatMicros formats d in microseconds with one decimal.
 func formatMicros(d time.Duration) string {
 	return fmt.Sprintf("%.1f µs", float64(d.Nanoseconds())/1e3)
+}
+
+// unreachableWhy says why no path joins from and to, both free cells of g,
+// for an agent of the given radius.
+func unreachableWhy(g *grid.Grid, from, to image.Point, radius float64) string {
+	if !g.Connected(from, to) {
+		return fmt.Sprintf("start and goal are in different connected regions of the map (%d and %d of %d)",
+			g.Region(from), g.Region(to), g.NumRegions())
+	}
+	return fmt.Sprintf("every way from start to goal passes nearer than -radius %g to a wall", radius)
 }
