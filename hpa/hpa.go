@@ -16,10 +16,16 @@
 //
 // A [Searcher] inserts its start and goal into the graph (without touching the
 // shared [Graph]), searches the abstract graph with core A*, and refines each
-// abstract edge back into cells. Starts and goals in the same or neighbouring
+// abstract edge back into cells; the graph keeps the paths that refinement
+// searched between two nodes. Starts and goals in the same or neighbouring
 // clusters are first searched directly on the grid, inside their clusters'
 // bounding box grown by one cluster on every side: exact unless the shortest
-// path leaves that window.
+// path leaves that window. A query can also be answered a piece at a time
+// ([Searcher.Begin], [Searcher.BeginSliced]).
+//
+// A map that changes is edited in place with [grid.Grid.SetCells]; then
+// [Graph.Update] rebuilds, in place, only the clusters the edit reaches and
+// those above them.
 //
 // Coordinates and costs are the grid's: cell (x, y), row 0 at the top, a
 // straight step costs 1 and a diagonal one √2, times the terrain multipliers.

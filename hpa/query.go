@@ -209,10 +209,12 @@ func (h *Graph) near(a, b int32) bool {
 // or when the window holds no path, start and goal are joined to the
 // abstract nodes of their clusters by one Dijkstra search each, the abstract
 // graph is searched with A*, and each abstract edge is refined into cells
-// by an A* search inside its cluster; the path is then usually a few per cent
-// longer than optimal. The cost is that of the searches, which touch a few
-// clusters and the abstract nodes near the path; it allocates only while its
-// buffers grow and when dst lacks room.
+// by an A* search inside its cluster (the first time: the graph keeps the
+// path of an edge between two nodes for later queries); the path is then
+// usually a few per cent longer than optimal. The cost is that of the
+// searches, which touch a few clusters and the abstract nodes near the path;
+// it allocates only while its buffers grow, when dst lacks room, and when
+// it keeps a path it searched.
 //
 // q.MaxLevel, when set, caps the level of the abstract search.
 //
