@@ -39,10 +39,13 @@ type Result struct {
 
 // Searcher answers path queries on one [Graph] and owns the scratch memory
 // of its searches: about 28 bytes per abstract node and 16 per cell of a window
-// of 4×4 clusters, whatever the size of the map. It is not safe for
+// of 4×4 clusters, whatever the size of the map, and as much again once it
+// runs a sliced query (whose searches have scratch of their own). It stays
+// valid across in-place updates of its graph. It is not safe for
 // concurrent use; give each goroutine its own. After its buffers have grown,
 // a query allocates nothing but what it appends to the caller's slice (and
-// nothing when that slice has room).
+// nothing when that slice has room), and the paths it searches that the
+// graph keeps.
 type Searcher struct {
 	h     *Graph
 	cs    *clusterSearch
