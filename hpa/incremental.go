@@ -28,10 +28,7 @@ func (sr *Searcher) Begin(from, to image.Point, q Query) (Result, error) {
 	defer h.mu.RUnlock()
 	h.g.RLock()
 	defer h.g.RUnlock()
-	sr.pending, sr.pendingAt, sr.handed = sr.pending[:0], 0, costSum{}
-	sr.frames = sr.frames[:0]
-	sr.inc = Result{}
-	sr.sl.phase = slicedNone
+	sr.drop()
 	if err := sr.fresh(); err != nil {
 		return Result{}, err
 	}
@@ -161,10 +158,7 @@ func (sr *Searcher) BeginSliced(from, to image.Point, q Query) error {
 	defer h.mu.RUnlock()
 	h.g.RLock()
 	defer h.g.RUnlock()
-	sr.pending, sr.pendingAt, sr.handed = sr.pending[:0], 0, costSum{}
-	sr.frames = sr.frames[:0]
-	sr.inc = Result{}
-	sr.sl.phase = slicedNone
+	sr.drop()
 	if err := sr.fresh(); err != nil {
 		return err
 	}
@@ -264,4 +258,12 @@ func (sr *Searcher) Step(n int) (Result, error) {
 		return sr.inc, nil
 	}
 	return sr.inc, nil
+}
+
+// drop ends any incremental or sliced query in progress.
+func (sr *Searcher) drop() {
+	sr.pending, sr.pendingAt, sr.handed = sr.pending[:0], 0, costSum{}
+	sr.frames = sr.frames[:0]
+	sr.inc = Result{}
+	sr.sl.phase = slicedNone
 }

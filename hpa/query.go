@@ -229,10 +229,7 @@ func (sr *Searcher) AppendPath(dst []image.Point, from, to image.Point, q Query)
 	defer h.mu.RUnlock()
 	h.g.RLock()
 	defer h.g.RUnlock()
-	sr.pending = sr.pending[:0] // an incremental or sliced query in progress ends
-	sr.frames = sr.frames[:0]
-	sr.sl.phase = slicedNone
-	sr.inc = Result{}
+	sr.drop()
 	if err := sr.fresh(); err != nil {
 		return dst, Result{}, err
 	}
