@@ -217,21 +217,12 @@ func TestJumpTableSearch(t *testing.T) {
 // scaled ×4 (each cell a 4×4 block) to 4096², and reports its bytes per
 // cell.
 func BenchmarkJumpTable(b *testing.B) {
-	path := filepath.Join("..", "..", "shared", "benchmarks", "movingai", "Berlin_0_1024.map")
-	g0, err := LoadMap(path, Options{})
-	if err != nil {
-		b.Skipf("the Moving AI maps are not beside the checkout: %v", err)
-	}
+	g0 := berlin(b)
 	for _, k := range []int{1, 4} {
-		w, h := g0.Width()*k, g0.Height()*k
-		free := make([]bool, w*h)
-		for y := range h {
-			for x := range w {
-				free[y*w+x] = g0.Passable(image.Pt(x/k, y/k))
-			}
-		}
+		w, h, free := scaledCells(g0, k)
 		b.Run(fmt.Sprintf("%d×%d", w, h), func(b *testing.B) {
 			var g *Grid
+			var err error
 			for b.Loop() {
 				b.StopTimer()
 				if g, err = New(w, h, free, Options{}); err != nil {
@@ -284,4 +275,28 @@ func TestScanBuildsNoTable(t *testing.T) {
 	if g.jumpsBuilt.Load() {
 		t.Fatal("a Scan search built the jump table")
 	}
+}
+
+// berlin loads Berlin_0_1024 from beside the checkout, skipping b when the
+// Moving AI maps are not there.
+func berlin(b *testing.B) *Grid {
+	path := filepath.Join("..", "..", "shared", "benchmarks", "movingai", "Berlin_0_1024.map")
+	g, err := LoadMap(path, Options{})
+	if err != nil {
+		b.Skipf("the Moving AI maps are not beside the checkout: %v", err)
+	}
+	return g
+}
+
+// scaledCells returns the size and cells of g scaled k times, each cell a
+// k×k block.
+func scaledCells(g *Grid, k int) (w, h int, free []bool) {
+	w, h = g.Width()*k, g.Height()*k
+	free = make([]bool, w*h)
+	for y := range h {
+		for x := range w {
+			free[y*w+x] = g.Passable(image.Pt(x/k, y/k))
+		}
+	}
+	return w, h, free
 }

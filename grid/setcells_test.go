@@ -6,7 +6,6 @@ import (
 	"image"
 	"math"
 	"math/rand/v2"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -884,19 +883,9 @@ func TestSetCellsAllocs(t *testing.T) {
 // table and on one that has run no jump search. The rebuild is the plain
 // baseline: what an edit cost before SetCells, a new grid and its table.
 func BenchmarkSetCells(b *testing.B) {
-	name := filepath.Join("..", "..", "shared", "benchmarks", "movingai", "Berlin_0_1024.map")
-	g0, err := LoadMap(name, Options{})
-	if err != nil {
-		b.Skipf("the Moving AI maps are not beside the checkout: %v", err)
-	}
+	g0 := berlin(b)
 	for _, k := range []int{1, 4} {
-		w, h := g0.Width()*k, g0.Height()*k
-		free := make([]bool, w*h)
-		for y := range h {
-			for x := range w {
-				free[y*w+x] = g0.Passable(image.Pt(x/k, y/k))
-			}
-		}
+		w, h, free := scaledCells(g0, k)
 		// A run of 12 free cells, the first from the centre down.
 		var wall image.Rectangle
 	find:
