@@ -99,6 +99,8 @@ func (h *Graph) distance(a, b image.Point) float64 {
 // for concurrent use.
 type clusterSearch struct {
 	c       cluster
+	j       jumpCluster // c for jump point search
+	jump    bool        // whether s searches j (unit terrain, 8-connected) rather than c
 	s       *core.Searcher
 	dist    localDist
 	targets []int32
@@ -106,8 +108,13 @@ type clusterSearch struct {
 }
 
 func newClusterSearch(h *Graph) *clusterSearch {
-	cs := &clusterSearch{c: cluster{h: h}}
-	cs.s = core.NewSearcher(&cs.c)
+	cs := &clusterSearch{c: cluster{h: h}, jump: !h.costs && !h.four}
+	cs.j.c = &cs.c
+	if cs.jump {
+		cs.s = core.NewSearcher(&cs.j)
+	} else {
+		cs.s = core.NewSearcher(&cs.c)
+	}
 	cs.dist.c = &cs.c
 	return cs
 }
@@ -124,6 +131,7 @@ func (cs *clusterSearch) connect(dst []intraEdge, c int32) []intraEdge {
 		for _, j := range ids[i+1:] {
 			cs.targets = append(cs.targets, cs.c.id(h.nodes[j].cell()))
 		}
+		cs.setTargets(cs.targets...)
 		cs.s.SearchAll(cs.c.id(h.nodes[ids[i]].cell()), cs.targets, core.Query{})
 		for k, t := range cs.targets {
 			if d, ok := cs.s.Dist(t); ok {
@@ -144,6 +152,7 @@ func (cs *clusterSearch) searchFrom(c int32, p image.Point) int {
 	for _, n := range h.cnodes[c] {
 		cs.targets = append(cs.targets, cs.c.id(h.nodes[n].cell()))
 	}
+	cs.setTargets(cs.targets...)
 	return cs.s.SearchAll(cs.c.id(p), cs.targets, core.Query{}).Expanded
 }
 
@@ -169,15 +178,27 @@ func (cs *clusterSearch) appendPathIn(dst []image.Point, r image.Rectangle, a, b
 	}
 	cs.c.setRect(r)
 	cs.dist.goal = b
+	cs.setTargets(cs.c.id(b))
 	res := cs.s.Search(cs.c.id(a), cs.c.id(b), &cs.dist, core.Query{})
 	if res.Status != core.Found {
 		return dst, res.Expanded, false
 	}
 	cs.ids = cs.s.AppendPath(cs.ids[:0], res.End)
-	for _, n := range cs.ids[1:] {
-		dst = append(dst, cs.c.cell(n))
+	return cs.appendCells(dst, cs.ids), res.Expanded, true
+}
+
+// appendCells appends the cells of a path of local nodes after its first
+// to dst: the nodes themselves, or, for jump point search, every cell of
+// the runs between them.
+func (cs *clusterSearch) appendCells(dst []image.Point, ids []int32) []image.Point {
+	for k := 1; k < len(ids); k++ {
+		if cs.jump {
+			dst = appendJumpPath(dst, cs.c.cell(ids[k-1]), cs.c.cell(ids[k]))
+		} else {
+			dst = append(dst, cs.c.cell(ids[k]))
+		}
 	}
-	return dst, res.Expanded, true
+	return dst
 }
 
 // clusterPaths keeps the paths inside one cluster that refinement has
@@ -248,4 +269,12 @@ func (h *Graph) localIndex(c, n int32) int {
 		return -1
 	}
 	return i
+}
+
+// setTargets marks the local nodes at which jump point runs stop; the
+// plain search needs none.
+func (cs *clusterSearch) setTargets(ts ...int32) {
+	if cs.jump {
+		cs.j.setTargets(ts...)
+	}
 }

@@ -175,10 +175,15 @@ func (sr *Searcher) BeginSliced(from, to image.Point, q Query) error {
 	sr.sl.phase = slicedInsert
 	if w, near := sr.window(from, to); near {
 		if sr.sl.win == nil {
-			sr.sl.win = core.NewSliced(&sr.cs.c)
+			if sr.cs.jump {
+				sr.sl.win = core.NewSliced(&sr.cs.j)
+			} else {
+				sr.sl.win = core.NewSliced(&sr.cs.c)
+			}
 		}
 		sr.cs.c.setRect(w)
 		sr.cs.dist.goal = to
+		sr.cs.setTargets(sr.cs.c.id(to))
 		sr.sl.win.Begin(sr.cs.c.id(from), sr.cs.c.id(to), &sr.cs.dist, core.Query{})
 		sr.sl.phase = slicedWindow
 	}
@@ -221,10 +226,7 @@ func (sr *Searcher) Step(n int) (Result, error) {
 		}
 		if st == core.Found {
 			sr.cs.ids = sl.win.AppendPath(sr.cs.ids[:0], r.End)
-			sr.pending = append(sr.pending[:0], sl.from)
-			for _, id := range sr.cs.ids[1:] {
-				sr.pending = append(sr.pending, sr.cs.c.cell(id))
-			}
+			sr.pending = sr.cs.appendCells(append(sr.pending[:0], sl.from), sr.cs.ids)
 			sr.inc.Status, sr.inc.Cost = core.Found, h.pathCost(sr.pending)
 			sl.phase = slicedNone
 			return sr.inc, nil
