@@ -12,6 +12,8 @@ import (
 // Heuristic selects the estimate a grid query uses.
 type Heuristic uint8
 
+// The heuristics, with what each guarantees. Terrain multipliers are at
+// least 1, so an estimate admissible on unit terrain stays admissible.
 const (
 	// Auto is the octile distance on 8-connected grids and the Manhattan
 	// distance on 4-connected ones: admissible and consistent, and exact on
@@ -19,7 +21,32 @@ const (
 	Auto Heuristic = iota
 	// Zero turns the search into Dijkstra's algorithm.
 	Zero
+	// OctileDistance is max(dx, dy) + (√2−1)·min(dx, dy): admissible and
+	// consistent on both connectivities, exact on an open 8-connected grid,
+	// and weaker than ManhattanDistance on a 4-connected one.
+	OctileDistance
+	// ManhattanDistance is dx + dy: admissible, consistent and exact on an open
+	// 4-connected grid; on an 8-connected one it overestimates diagonal
+	// runs, so the search usually expands fewer cells but its paths may be longer
+	// than optimal (Result.Cost is still their true cost).
+	ManhattanDistance
+	// EuclideanDistance is √(dx² + dy²): admissible and consistent on both
+	// connectivities, and weaker than OctileDistance.
+	EuclideanDistance
+	// ChebyshevDistance is max(dx, dy): admissible and consistent on both
+	// connectivities, and weaker than OctileDistance.
+	ChebyshevDistance
+	numHeuristics
 )
+
+var heuristicNames = [numHeuristics]string{"auto", "zero", "octile", "manhattan", "euclidean", "chebyshev"}
+
+func (h Heuristic) String() string {
+	if h < numHeuristics {
+		return heuristicNames[h]
+	}
+	return fmt.Sprintf("Heuristic(%d)", uint8(h))
+}
 
 // Query tunes one grid search. The zero value is optimal A* with the [Auto]
 // heuristic and no budget.
@@ -97,7 +124,7 @@ func (gr *graph) AppendEdges(dst []core.Edge, n int32) []core.Edge {
 type distance struct {
 	pw     int32
 	gx, gy int32
-	four   bool
+	kind   Heuristic // OctileDistance, ManhattanDistance, EuclideanDistance or ChebyshevDistance
 }
 
 func (h *distance) Estimate(n int32) float64 {
@@ -110,11 +137,16 @@ func (h *distance) Estimate(n int32) float64 {
 	if dy < 0 {
 		dy = -dy
 	}
-	if h.four {
-		return float64(dx + dy)
-	}
 	if dx < dy {
 		dx, dy = dy, dx
+	}
+	switch h.kind {
+	case ManhattanDistance:
+		return float64(dx + dy)
+	case EuclideanDistance:
+		return math.Sqrt(float64(dx)*float64(dx) + float64(dy)*float64(dy))
+	case ChebyshevDistance:
+		return float64(dx)
 	}
 	return float64(dx) + (math.Sqrt2-1)*float64(dy)
 }
@@ -148,7 +180,7 @@ func (c *query) init(g *Grid, caller string) *queryGraph {
 	}
 	c.g = g
 	c.q.g = g
-	c.h = distance{pw: int32(g.pw), four: g.conn == Four}
+	c.h = distance{pw: int32(g.pw)}
 	c.expandFn = c.expand
 	return &c.q
 }
@@ -187,6 +219,9 @@ func (c *query) setup(from, to image.Point, q Query) (start, goal int32, h core.
 	if err := g.checkEnd(to, "goal"); err != nil {
 		return 0, 0, nil, opt, false, err
 	}
+	if q.Heuristic >= numHeuristics {
+		return 0, 0, nil, opt, false, fmt.Errorf("grid: unknown heuristic %d", uint8(q.Heuristic))
+	}
 	if !g.Connected(from, to) {
 		return 0, 0, nil, opt, false, nil
 	}
@@ -196,8 +231,15 @@ func (c *query) setup(from, to image.Point, q Query) (start, goal int32, h core.
 	if q.OnExpand != nil {
 		opt.OnExpand = c.expandFn
 	}
-	if q.Heuristic == Auto {
+	if q.Heuristic != Zero {
 		c.h.gx, c.h.gy = int32(to.X+1), int32(to.Y+1)
+		c.h.kind = q.Heuristic
+		if q.Heuristic == Auto {
+			c.h.kind = OctileDistance
+			if g.conn == Four {
+				c.h.kind = ManhattanDistance
+			}
+		}
 		h = &c.h
 	}
 	c.q.goal = goal
