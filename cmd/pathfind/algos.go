@@ -22,6 +22,8 @@ type algo struct {
 	approx bool
 	// radius is set for algorithms that honour -radius.
 	radius bool
+	// heuristic is set for algorithms that honour -heuristic.
+	heuristic bool
 	// build makes the router of a cell-path algorithm; buildPoints, set
 	// instead, the pointRouter of an any-angle one, whose scenario
 	// summaries report length ratios and paths longer than optimal.
@@ -46,12 +48,12 @@ type serveAlgo struct {
 var algos = []algo{
 	{
 		name: "astar", doc: "grid A*, octile heuristic, jump points where the map allows",
-		gridQuery: true, build: newGridRouter(grid.Auto, false),
+		gridQuery: true, heuristic: true, build: newGridRouter(grid.Auto, false),
 		serve: []serveAlgo{{ID: "astar", Label: "A* (jump points)", Colour: "#d62728", run: runGrid(grid.Auto)}},
 	},
 	{
 		name: "jps", doc: "astar's jump point search scanning the rows instead of reading the JPS+ table, for comparison: the same paths",
-		gridQuery: true, build: newGridRouter(grid.Auto, true),
+		gridQuery: true, heuristic: true, build: newGridRouter(grid.Auto, true),
 	},
 	{
 		name: "dijkstra", doc: "Dijkstra over every cell",

@@ -207,6 +207,8 @@ func TestErrors(t *testing.T) {
 		{"from without comma", route("-from", "3", "-to", "1,1"), 2, "-from"},
 		{"from not numbers", route("-from", "a,b", "-to", "1,1"), 2, "-from"},
 		{"unknown algo", route("-from", "0,0", "-to", "1,1", "-algo", "jps+"), 2, `unknown -algo "jps+"`},
+		{"unknown heuristic", route("-from", "0,0", "-to", "1,1", "-heuristic", "sup"), 2, `unknown -heuristic "sup" (want auto, octile, manhattan, euclidean, chebyshev)`},
+		{"heuristic for dijkstra", route("-from", "0,0", "-to", "1,1", "-algo", "dijkstra", "-heuristic", "octile"), 2, "-algo dijkstra takes no -heuristic"},
 		{"baseline budget", route("-from", "0,0", "-to", "1,1", "-algo", "baseline", "-max-expansions", "5"), 2, "-max-expansions"},
 		{"negative budget", route("-from", "0,0", "-to", "1,1", "-max-expansions", "-5"), 2, "-max-expansions"},
 		{"missing map", []string{"route", "-map", missing, "-from", "0,0", "-to", "1,1"}, 1, "missing.map"},
@@ -262,5 +264,25 @@ func TestHelp(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestHeuristicFlag routes with each -heuristic: the admissible ones find
+// the default's cost, and the weaker ones expand more cells in a plain
+// search.
+func TestHeuristicFlag(t *testing.T) {
+	expanded := map[string]int{}
+	for _, h := range []string{"auto", "octile", "euclidean", "chebyshev"} {
+		out, errOut, code := pathfind(t, "route", "-map", demoMap, "-from", "3,3", "-to", "60,30", "-plain", "-heuristic", h)
+		if code != 0 || errOut != "" {
+			t.Fatalf("-heuristic %s: status %d, stderr %q", h, code, errOut)
+		}
+		if got := field(t, out, "cost"); got != "72.28427" {
+			t.Errorf("-heuristic %s: cost %s, want 72.28427", h, got)
+		}
+		expanded[h], _ = strconv.Atoi(field(t, out, "expanded"))
+	}
+	if !(expanded["octile"] == expanded["auto"] && expanded["octile"] < expanded["euclidean"] && expanded["euclidean"] < expanded["chebyshev"]) {
+		t.Errorf("expansions %v: want octile = auto < euclidean < chebyshev", expanded)
 	}
 }

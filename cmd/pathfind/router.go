@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image"
 	"math"
+	"strings"
 
 	"github.com/go-gl/mathgl/mgl64"
 
@@ -78,6 +79,7 @@ type routerFlags struct {
 	graph         string // -graph: an hpabuild file to load instead of building
 	smooth        bool
 	radius        float64 // -radius: the agent's radius for the navmesh
+	heuristic     string  // -heuristic: the grid A*'s estimate, by name
 }
 
 func addRouterFlags(fs *flag.FlagSet) *routerFlags {
@@ -85,6 +87,8 @@ func addRouterFlags(fs *flag.FlagSet) *routerFlags {
 	fs.StringVar(&rf.algo, "algo", "astar", "search `algorithm`: "+algoHelp())
 	fs.IntVar(&rf.maxExpansions, "max-expansions", 0, "stop a grid search after `N` expansions with a partial path (0: no limit)")
 	fs.BoolVar(&rf.plain, "plain", false, "grid search expands every neighbour instead of jump points")
+	fs.StringVar(&rf.heuristic, "heuristic", "auto", "for -algo astar and jps, the estimate `H`: "+heuristicNames()+
+		" (manhattan overestimates on 8-connected maps: paths may be longer than optimal)")
 	fs.StringVar(&rf.graph, "graph", "", "for -algo hpa, load the graph from `file` (written by hpabuild) instead of building it")
 	fs.BoolVar(&rf.smooth, "smooth", false, "for -algo hpa, smooth the path by line of sight; paths then hold the turning points")
 	fs.Float64Var(&rf.radius, "radius", 0, "for -algo navmesh, the agent's radius `R` in cells: the mesh keeps only the cells at least R from\n"+
@@ -103,6 +107,12 @@ func (rf *routerFlags) check() error {
 	}
 	if !a.gridQuery && (rf.maxExpansions > 0 || rf.plain) {
 		return cli.Usagef("-algo %s takes neither -max-expansions nor -plain", a.name)
+	}
+	if _, ok := parseHeuristic(rf.heuristic); !ok {
+		return cli.Usagef("unknown -heuristic %q (want %s)", rf.heuristic, heuristicNames())
+	}
+	if !a.heuristic && rf.heuristic != "auto" {
+		return cli.Usagef("-algo %s takes no -heuristic (only astar and jps do)", a.name)
 	}
 	if !a.graphFlags && (rf.graph != "" || rf.smooth) {
 		return cli.Usagef("-algo %s takes neither -graph nor -smooth", a.name)
@@ -144,7 +154,11 @@ type gridRouter struct {
 
 func newGridRouter(h grid.Heuristic, scan bool) func(*grid.Grid, *routerFlags) (router, error) {
 	return func(g *grid.Grid, rf *routerFlags) (router, error) {
-		q := gridQueryOf(h, rf.maxExpansions, rf.plain)
+		hq := h
+		if hq == grid.Auto {
+			hq, _ = parseHeuristic(rf.heuristic)
+		}
+		q := gridQueryOf(hq, rf.maxExpansions, rf.plain)
 		q.Scan = scan
 		return &gridRouter{s: grid.NewSearcher(g), q: q}, nil
 	}
@@ -298,4 +312,25 @@ func (a *answerer) appendPath(dst []byte) []byte {
 		return appendVecLine(dst, a.pointPath)
 	}
 	return appendPathLine(dst, a.cellPath)
+}
+
+// The values of -heuristic: the grid heuristics but Zero (that is -algo
+// dijkstra).
+var heuristics = []grid.Heuristic{grid.Auto, grid.OctileDistance, grid.ManhattanDistance, grid.EuclideanDistance, grid.ChebyshevDistance}
+
+func parseHeuristic(name string) (grid.Heuristic, bool) {
+	for _, h := range heuristics {
+		if h.String() == name {
+			return h, true
+		}
+	}
+	return grid.Auto, false
+}
+
+func heuristicNames() string {
+	names := make([]string, len(heuristics))
+	for i, h := range heuristics {
+		names[i] = h.String()
+	}
+	return strings.Join(names, ", ")
 }
