@@ -24,12 +24,9 @@ import (
 // incremental query in progress; AppendPath does too.
 func (sr *Searcher) Begin(from, to image.Point, q Query) (Result, error) {
 	h := sr.h
-	h.mu.RLock()
-	defer h.mu.RUnlock()
-	h.g.RLock()
-	defer h.g.RUnlock()
-	sr.drop()
-	if err := sr.fresh(); err != nil {
+	sr.rlock()
+	defer sr.runlock()
+	if err := sr.restart(); err != nil {
 		return Result{}, err
 	}
 	var err error
@@ -50,10 +47,8 @@ func (sr *Searcher) Begin(from, to image.Point, q Query) (Result, error) {
 // updated since, gives [ErrStale]; Begin again on the updated graph.
 func (sr *Searcher) Next(dst []image.Point, n int) ([]image.Point, Result, error) {
 	h := sr.h
-	h.mu.RLock()
-	defer h.mu.RUnlock()
-	h.g.RLock()
-	defer h.g.RUnlock()
+	sr.rlock()
+	defer sr.runlock()
 	if sr.sl.phase != slicedNone || sr.inc.Status != core.Found && sr.inc.Status != core.InProgress {
 		return dst, sr.inc, nil // no path yet (a sliced query's searches go on), or none
 	}
@@ -154,12 +149,9 @@ type sliced struct {
 // Errors are AppendPath's. It drops any query in progress.
 func (sr *Searcher) BeginSliced(from, to image.Point, q Query) error {
 	h := sr.h
-	h.mu.RLock()
-	defer h.mu.RUnlock()
-	h.g.RLock()
-	defer h.g.RUnlock()
-	sr.drop()
-	if err := sr.fresh(); err != nil {
+	sr.rlock()
+	defer sr.runlock()
+	if err := sr.restart(); err != nil {
 		return err
 	}
 	sr.incAt = h.version
@@ -201,10 +193,8 @@ func (sr *Searcher) BeginSliced(from, to image.Point, q Query) error {
 // [ErrStale].
 func (sr *Searcher) Step(n int) (Result, error) {
 	h := sr.h
-	h.mu.RLock()
-	defer h.mu.RUnlock()
-	h.g.RLock()
-	defer h.g.RUnlock()
+	sr.rlock()
+	defer sr.runlock()
 	sl := &sr.sl
 	if sl.phase == slicedNone {
 		return sr.inc, nil
@@ -268,4 +258,11 @@ func (sr *Searcher) drop() {
 	sr.frames = sr.frames[:0]
 	sr.inc = Result{}
 	sr.sl.phase = slicedNone
+}
+
+// restart drops any query in progress and checks that the graph is up to
+// date with its grid, as every new query does.
+func (sr *Searcher) restart() error {
+	sr.drop()
+	return sr.fresh()
 }

@@ -225,12 +225,9 @@ func (h *Graph) near(a, b int32) bool {
 // since the graph was made it fails with [ErrStale].
 func (sr *Searcher) AppendPath(dst []image.Point, from, to image.Point, q Query) ([]image.Point, Result, error) {
 	h := sr.h
-	h.mu.RLock()
-	defer h.mu.RUnlock()
-	h.g.RLock()
-	defer h.g.RUnlock()
-	sr.drop()
-	if err := sr.fresh(); err != nil {
+	sr.rlock()
+	defer sr.runlock()
+	if err := sr.restart(); err != nil {
 		return dst, Result{}, err
 	}
 	n0 := len(dst)
@@ -245,6 +242,20 @@ func (sr *Searcher) AppendPath(dst []image.Point, from, to image.Point, q Query)
 	}
 	res.Cost = h.pathCost(dst[n0:])
 	return dst, res, nil
+}
+
+// rlock takes the read locks a query holds while it runs: the graph's,
+// then its grid's (the order an in-place Update takes them in), so that it
+// sees one version of both.
+func (sr *Searcher) rlock() {
+	sr.h.mu.RLock()
+	sr.h.g.RLock()
+}
+
+// runlock releases what rlock took.
+func (sr *Searcher) runlock() {
+	sr.h.g.RUnlock()
+	sr.h.mu.RUnlock()
 }
 
 // fresh returns ErrStale, wrapped, when the grid has changed since the graph
