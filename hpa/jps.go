@@ -1,6 +1,7 @@
 package hpa
 
 import (
+	"cmp"
 	"image"
 	"math"
 	"math/bits"
@@ -95,7 +96,7 @@ func (j *jumpCluster) AppendEdgesFrom(dst []core.Edge, n, parent int32) []core.E
 	m := j.moves(p)
 	if parent >= 0 {
 		s := p.Sub(j.c.cell(parent))
-		m &= jumpKeep[jumpDirIndex[sign(s.X)+1][sign(s.Y)+1]]
+		m &= jumpKeep[jumpDirIndex[cmp.Compare(s.X, 0)+1][cmp.Compare(s.Y, 0)+1]]
 	}
 	for ; m != 0; m &= m - 1 {
 		d := bits.TrailingZeros8(m)
@@ -164,20 +165,10 @@ func (j *jumpCluster) jumpDiagonal(p image.Point, d int) (image.Point, int, bool
 	}
 }
 
-func sign(v int) int {
-	switch {
-	case v > 0:
-		return 1
-	case v < 0:
-		return -1
-	}
-	return 0
-}
-
 // appendJumpPath appends the cells after a up to b, a run between two jump
 // points: straight or diagonal.
 func appendJumpPath(dst []image.Point, a, b image.Point) []image.Point {
-	s := image.Pt(sign(b.X-a.X), sign(b.Y-a.Y))
+	s := image.Pt(cmp.Compare(b.X, a.X), cmp.Compare(b.Y, a.Y))
 	for p := a; p != b; {
 		p = p.Add(s)
 		dst = append(dst, p)
