@@ -531,6 +531,43 @@ func TestAppendCornerTurns(t *testing.T) {
 	}
 }
 
+// TestAppendCornerTurnsCalls counts the line-of-sight calls on a staircase
+// of 2 000 corners in open space, which one leg covers: a corner-by-corner
+// pass would make one call per corner, the doubling strides make about
+// log₂ of that.
+func TestAppendCornerTurnsCalls(t *testing.T) {
+	var path []image.Point
+	p := image.Pt(0, 0)
+	for i := range 2000 {
+		path = append(path, p)
+		if i%2 == 0 {
+			p.X++
+		} else {
+			p.Y++
+		}
+	}
+	calls := 0
+	open := func(a, b image.Point) bool { calls++; return true }
+	got := smooth.AppendCornerTurns(nil, path, open)
+	if want := []image.Point{path[0], path[len(path)-1]}; !slices.Equal(got, want) {
+		t.Fatalf("got %v, want the two ends", got)
+	}
+	if calls > 2*11 {
+		t.Errorf("%d line-of-sight calls for one leg over 2 000 corners, want about log₂(2 000) = 11", calls)
+	}
+	// A wall halfway: the leg must stop at a corner before it, and the
+	// halving keeps the calls logarithmic.
+	calls = 0
+	wall := func(a, b image.Point) bool { calls++; return a.X < 500 == (b.X < 500) }
+	got = smooth.AppendCornerTurns(nil, path, wall)
+	if len(got) < 3 || got[1].X >= 500 {
+		t.Fatalf("got %v, want a turn before x = 500", got[:min(len(got), 3)])
+	}
+	if calls > 4*11 {
+		t.Errorf("%d line-of-sight calls with one wall, want O(log₂ 2 000)", calls)
+	}
+}
+
 // TestLengthExtremes measures a polyline between the most distant
 // coordinates an image.Point holds; their difference once overflowed an
 // int and gave a length of 1.
