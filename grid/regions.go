@@ -1,6 +1,7 @@
 package grid
 
 import (
+	"math"
 	"runtime"
 	"slices"
 	"sync"
@@ -24,6 +25,10 @@ import (
 // their links and their left and upper neighbours' links again, then joins
 // all components: O(components + links), a few per tile, instead of
 // O(cells).
+//
+// Sizes ride along: renumbering a tile counts each component's cells and
+// notes its first cell, and the join sums them per region, so the size of
+// a region and its largest one cost O(1) to read (see reach.go).
 
 const (
 	tileShift = 6
@@ -38,6 +43,15 @@ type regions struct {
 	n        int     // regions
 	tiles    []tileRegions
 	unused   []int32 // component IDs free for reuse
+
+	// Per component ID: its free cells, and the padded index of its first
+	// cell in row-major order (both meaningless for an unused ID).
+	size, first []int32
+	// Per region: its free cells, and the padded index of its first cell
+	// in row-major order.
+	rsize, rfirst []int32
+	free          int   // free cells of the grid
+	largest       int32 // the region with most cells, of two the one whose first cell comes first; -1 for none
 
 	// Scratch of relabel.
 	forest unionfind.Forest
@@ -109,6 +123,7 @@ func (g *Grid) labelRegions() {
 		next += c
 	}
 	rg.label = make([]int32, next)
+	rg.size, rg.first = make([]int32, next), make([]int32, next)
 	for k := range nw {
 		wg.Go(func() {
 			for t := k; t < nt; t += nw {
@@ -189,16 +204,29 @@ func (g *Grid) labelTile(t int, sc *tileScratch) int32 {
 }
 
 // renumberTile turns the local numbers that labelTile wrote for tile t into
-// the IDs of its components.
+// the IDs of its components, and counts their cells and notes their first
+// ones in size and first. Tiles have disjoint IDs, so tiles may be
+// renumbered in parallel.
 func (g *Grid) renumberTile(t int) {
+	rg := &g.rg
 	x0, y0, x1, y1 := g.tileRect(t)
-	ids := g.rg.tiles[t].comps
+	ids := rg.tiles[t].comps
+	for _, id := range ids {
+		rg.size[id] = 0
+	}
 	for y := y0; y < y1; y++ {
-		row := g.rg.comp[g.pidx(x0, y):g.pidx(x1, y)]
+		base := g.pidx(x0, y)
+		row := rg.comp[base:g.pidx(x1, y)]
 		for i, c := range row {
-			if c >= 0 {
-				row[i] = ids[c]
+			if c < 0 {
+				continue
 			}
+			id := ids[c]
+			row[i] = id
+			if rg.size[id] == 0 {
+				rg.first[id] = int32(base + i)
+			}
+			rg.size[id]++
 		}
 	}
 }
@@ -241,7 +269,8 @@ func (g *Grid) linkTile(t int) {
 
 // joinRegions labels the regions from the tiles' components and links:
 // labels are given tile by tile, in the order of the components' IDs
-// within each tile.
+// within each tile. It sums the components' sizes and first cells into the
+// regions' and finds the largest region, all in O(components).
 func (g *Grid) joinRegions() {
 	rg := &g.rg
 	n := len(rg.label)
@@ -259,15 +288,28 @@ func (g *Grid) joinRegions() {
 		rg.root[i] = -1
 		rg.label[i] = -1
 	}
-	rg.n = 0
+	rg.n, rg.free = 0, 0
+	rg.rsize, rg.rfirst = slices.Grow(rg.rsize[:0], n), slices.Grow(rg.rfirst[:0], n)
 	for t := range rg.tiles {
 		for _, c := range rg.tiles[t].comps {
 			r := rg.forest.Find(c)
 			if rg.root[r] < 0 {
 				rg.root[r] = int32(rg.n)
 				rg.n++
+				rg.rsize = append(rg.rsize, 0)
+				rg.rfirst = append(rg.rfirst, math.MaxInt32)
 			}
-			rg.label[c] = rg.root[r]
+			l := rg.root[r]
+			rg.label[c] = l
+			rg.rsize[l] += rg.size[c]
+			rg.rfirst[l] = min(rg.rfirst[l], rg.first[c])
+			rg.free += int(rg.size[c])
+		}
+	}
+	rg.largest = -1
+	for l, s := range rg.rsize {
+		if b := rg.largest; b < 0 || s > rg.rsize[b] || s == rg.rsize[b] && rg.rfirst[l] < rg.rfirst[b] {
+			rg.largest = int32(l)
 		}
 	}
 }
@@ -293,6 +335,7 @@ func (g *Grid) relabelRegions(x0, y0, x1, y1 int) {
 				} else {
 					ids = append(ids, int32(len(rg.label)))
 					rg.label = append(rg.label, -1)
+					rg.size, rg.first = append(rg.size, 0), append(rg.first, 0)
 				}
 			}
 			tr.comps = ids
@@ -312,7 +355,9 @@ func (g *Grid) relabelRegions(x0, y0, x1, y1 int) {
 // clone returns a copy of rg that shares nothing with it.
 func (rg *regions) clone() regions {
 	c := regions{ntx: rg.ntx, nty: rg.nty, n: rg.n,
-		comp: slices.Clone(rg.comp), label: slices.Clone(rg.label), unused: slices.Clone(rg.unused)}
+		comp: slices.Clone(rg.comp), label: slices.Clone(rg.label), unused: slices.Clone(rg.unused),
+		size: slices.Clone(rg.size), first: slices.Clone(rg.first),
+		rsize: slices.Clone(rg.rsize), rfirst: slices.Clone(rg.rfirst), free: rg.free, largest: rg.largest}
 	c.tiles = make([]tileRegions, len(rg.tiles))
 	for t, tr := range rg.tiles {
 		c.tiles[t] = tileRegions{comps: slices.Clone(tr.comps), links: slices.Clone(tr.links)}

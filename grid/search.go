@@ -399,6 +399,17 @@ func (s *Sliced) Step(n int) core.Status {
 	return s.s.Step(n)
 }
 
+// Expanded returns the nodes expanded by the query since it began (or
+// since it last started again on an edited grid): what a caller that gives
+// the search a budget of expansions per frame charges it. It is 0 for a
+// query that Begin settled. It does not allocate.
+func (s *Sliced) Expanded() int {
+	if !s.active {
+		return 0
+	}
+	return s.s.Result().Expanded
+}
+
 // AppendPath appends the path found so far and returns its Result: the
 // whole path once Step has returned core.Found, a partial path toward the
 // goal while the search is in progress or after its budget ran out, and
