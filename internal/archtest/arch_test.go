@@ -25,6 +25,7 @@ var allowed = map[string][]string{
 	"hpa":                  {"core", "grid", "internal/binfile", "internal/unionfind"},
 	"navmesh":              {"core", "funnel", "grid", "internal/binfile", "navmesh/internal/bucket", "navmesh/internal/geom", "navmesh/internal/tri"},
 	"navmesh/navjson":      {"navmesh"},
+	"agent":                {"core", "grid", "hpa", "smooth"},
 	"mapgen":               {"grid", "internal/unionfind"},
 	"internal/archtest":    {},
 	"internal/readmetest":  {},
@@ -38,7 +39,7 @@ var allowed = map[string][]string{
 	"cmd/internal/picture": {"grid", "hpa", "navmesh", "internal/atomicfile"},
 	"cmd/hpabuild":         {"cmd/internal/cli", "cmd/internal/picture", "grid", "hpa", "internal/atomicfile"},
 	"cmd/mapgen":           {"cmd/internal/cli", "grid", "mapgen", "internal/atomicfile", "internal/baseline"},
-	"cmd/pathfind": {"cmd/internal/cli", "cmd/internal/picture", "core", "grid", "hpa", "navmesh", "smooth", "mapgen",
+	"cmd/pathfind": {"agent", "cmd/internal/cli", "cmd/internal/picture", "core", "grid", "hpa", "navmesh", "smooth", "mapgen",
 		"internal/atomicfile", "internal/baseline", "internal/gridcheck"},
 
 	"navmesh/internal/geom":   {},

@@ -1,0 +1,241 @@
+package agent
+
+import (
+	"image"
+	"time"
+
+	"github.com/cairn-nav/cairn/core"
+	"github.com/cairn-nav/cairn/grid"
+)
+
+// Budget bounds the work of one [Queue.Run]: a frame's share of
+// pathfinding. A zero field sets no bound; the zero Budget runs the queue
+// dry.
+type Budget struct {
+	// Expansions caps the nodes expanded (cells, or jump points).
+	Expansions int
+	// Time caps the time spent, checked between slices of at most
+	// [SliceExpansions] expansions, so a call may overrun it by one slice.
+	Time time.Duration
+}
+
+// SliceExpansions is the most expansions [Queue.Run] gives a search
+// between two looks at the clock.
+const SliceExpansions = 256
+
+// Queue spreads the path searches of many agents over frames. Each agent's
+// [Path] has at most one request waiting; requests run one at a time,
+// highest priority first and in the order they came among equals, as a
+// time-sliced search ([grid.Sliced]) that [Queue.Run] advances under a
+// budget and that resumes in the next call. A finished search becomes its
+// Path's cells.
+//
+// A Queue owns a sliced searcher (about 16 bytes a cell) and is not safe
+// for concurrent use. Its grid may be edited between calls: the search in
+// progress then starts again on the edited grid.
+type Queue struct {
+	Options
+	g      *grid.Grid
+	s      *grid.Sliced
+	heap   []*Path
+	seq    uint64
+	active *Path
+	end    image.Point // of the active search
+	st     Status      // the active path's status when its search finds its end
+}
+
+// NewQueue returns an empty queue for paths on g, with the zero Options. It
+// panics when g is nil.
+func NewQueue(g *grid.Grid) *Queue {
+	if g == nil {
+		panic("agent: NewQueue of a nil grid")
+	}
+	return &Queue{g: g, s: grid.NewSliced(g)}
+}
+
+// Len returns the number of requests waiting or being searched.
+func (q *Queue) Len() int {
+	n := len(q.heap)
+	if q.active != nil {
+		n++
+	}
+	return n
+}
+
+// Request asks for a path for p from one cell to another, with a priority
+// (higher first). It replaces p's request waiting in this or another queue,
+// and restarts it when it is being searched. p's status becomes Queued; the
+// cells it had stay there to follow until the search ends. It costs
+// O(log requests) and allocates only when the queue outgrows its slice.
+func (q *Queue) Request(p *Path, from, to image.Point, priority int) {
+	if p.q != nil {
+		p.q.Cancel(p)
+	}
+	p.q, p.from, p.to, p.goal, p.prio = q, from, to, to, priority
+	p.seq = q.seq
+	q.seq++
+	p.status = Queued
+	p.g = q.g
+	p.qi = len(q.heap)
+	q.heap = append(q.heap, p)
+	q.up(p.qi)
+}
+
+// Cancel withdraws p's request from q and reports whether it had one. The
+// path keeps its cells and becomes Following again if it has any, Idle if
+// not. It costs O(log requests).
+func (q *Queue) Cancel(p *Path) bool {
+	if p.q != q {
+		return false
+	}
+	if q.active == p {
+		q.active = nil
+	} else {
+		i := p.qi
+		last := len(q.heap) - 1
+		q.swap(i, last)
+		q.heap[last] = nil
+		q.heap = q.heap[:last]
+		if i < last {
+			q.down(i)
+			q.up(i)
+		}
+	}
+	p.q, p.qi = nil, -1
+	if p.status == Queued {
+		p.status = Idle
+		if len(p.cells) > 0 {
+			p.status = Following
+		}
+	}
+	return true
+}
+
+// Run advances the waiting requests within budget b and returns the nodes
+// it expanded and the requests it finished. Each finished request sets its
+// Path's cells and status (Following, Partial or NoPath, as
+// [Planner.Plan] would; a start that was blocked or off the grid leaves
+// [Path.Err] set). It does not allocate once the paths' slices have grown
+// to their sizes.
+func (q *Queue) Run(b Budget) (expanded, finished int) {
+	var t0 time.Time
+	if b.Time > 0 {
+		t0 = time.Now()
+	}
+	for {
+		if q.active == nil && !q.begin() {
+			return expanded, finished
+		}
+		n := SliceExpansions
+		if b.Expansions > 0 {
+			n = min(n, b.Expansions-expanded)
+			if n <= 0 {
+				return expanded, finished
+			}
+		}
+		before := q.s.Expanded()
+		st := q.s.Step(n)
+		used := q.s.Expanded() - before
+		if used < 0 { // an edit made the search start again
+			used = q.s.Expanded()
+		}
+		expanded += used
+		if st != core.InProgress {
+			q.finish(st)
+			finished++
+		}
+		if b.Time > 0 && time.Since(t0) >= b.Time {
+			return expanded, finished
+		}
+	}
+}
+
+// begin pops the next request and starts its search; false when none
+// waits. Requests settled at once (unreachable, or bad ends) are finished
+// here and the next is taken.
+func (q *Queue) begin() bool {
+	for len(q.heap) > 0 {
+		p := q.pop()
+		end, st, ok, err := resolve(q.g, &q.Options, p.from, p.to)
+		if err == nil && ok {
+			err = q.s.Begin(p.from, end, q.Query)
+		}
+		if err != nil || !ok {
+			p.q, p.qi = nil, -1
+			p.set(q.g, p.cells[:0], p.to, NoPath)
+			p.err = err
+			continue
+		}
+		q.active, q.end, q.st = p, end, st
+		return true
+	}
+	return false
+}
+
+// finish makes the active search's path its Path's.
+func (q *Queue) finish(st core.Status) {
+	p := q.active
+	q.active = nil
+	p.q, p.qi = nil, -1
+	cells, res := q.s.AppendPath(p.cells[:0])
+	if st == core.Found || st == core.BudgetSpent {
+		p.set(q.g, cells, p.to, statusOf(q.st, res.Status))
+		return
+	}
+	p.set(q.g, cells[:0], p.to, NoPath)
+}
+
+// The heap of waiting paths: higher priority first, then lower sequence.
+
+func (q *Queue) less(i, j int) bool {
+	a, b := q.heap[i], q.heap[j]
+	if a.prio != b.prio {
+		return a.prio > b.prio
+	}
+	return a.seq < b.seq
+}
+
+func (q *Queue) swap(i, j int) {
+	q.heap[i], q.heap[j] = q.heap[j], q.heap[i]
+	q.heap[i].qi, q.heap[j].qi = i, j
+}
+
+func (q *Queue) up(i int) {
+	for i > 0 {
+		parent := (i - 1) / 2
+		if !q.less(i, parent) {
+			return
+		}
+		q.swap(i, parent)
+		i = parent
+	}
+}
+
+func (q *Queue) down(i int) {
+	n := len(q.heap)
+	for {
+		l := 2*i + 1
+		if l >= n {
+			return
+		}
+		c := l
+		if r := l + 1; r < n && q.less(r, l) {
+			c = r
+		}
+		if !q.less(c, i) {
+			return
+		}
+		q.swap(i, c)
+		i = c
+	}
+}
+
+func (q *Queue) pop() *Path {
+	p := q.heap[0]
+	last := len(q.heap) - 1
+	q.swap(0, last)
+	q.heap[last] = nil
+	q.heap = q.heap[:last]
+	q.down(0)
+	return p
+}
