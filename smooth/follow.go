@@ -43,9 +43,11 @@ import (
 // tick moves straight toward its target, by no more than its distance to
 // it, stays within Lookahead of the path; one pushed further away closes
 // in again. A longer Lookahead gives smoother motion but cuts corners by
-// more, so it should stay below the clearance the path has from walls;
-// one shorter than the agent's step per tick caps the agent's progress at
-// Lookahead per tick. With Lookahead ≤ 0 (or NaN) the target is the next
+// more: without [Follower.Visible] it must stay below the clearance the
+// path has from walls, or the agent walks into them; with Visible set the
+// target is pulled back into sight, and any Lookahead is safe. One shorter
+// than the agent's step per tick caps the agent's progress at Lookahead
+// per tick. With Lookahead ≤ 0 (or NaN) the target is the next
 // waypoint itself, as in a plain waypoint follower.
 //
 // Steer reports done once the goal is the next waypoint and the agent is
@@ -65,6 +67,13 @@ type Follower struct {
 	// done. Zero (or less) means the agent must be on the goal, up to a
 	// rounding error of 1e-9 relative to the goal's coordinates.
 	Arrive float64
+
+	// Visible, when not nil, says whether an agent can move straight from
+	// a to b without leaving walkable space: a grid's SegmentFree, or a
+	// navmesh raycast that keeps the agent's radius. Steer then never
+	// returns a target that Visible rejects: see [Follower.Steer].
+	Visible func(a, b mgl64.Vec2) bool
+	blocked bool
 
 	pts []mgl64.Vec2 // the waypoints, a copy of the caller's
 	cum []float64    // cum[i] is the length of the path from pts[0] to pts[i]
@@ -113,8 +122,17 @@ func (f *Follower) Reset(waypoints []mgl64.Vec2) {
 // with a single waypoint, that waypoint and whether pos is within Arrive
 // of it.
 //
+// With [Follower.Visible] set, a target that Visible rejects from pos is
+// pulled back along the path toward the projection, to the farthest point
+// that about twenty halvings find in sight; if the projection is hidden
+// too, the next or the last waypoint serves, and with neither in sight
+// Steer returns pos itself and [Follower.Blocked] reports true. An agent
+// that moves straight toward its target, by no more than its distance to
+// it, then stays where Visible allows whatever its speed and Lookahead.
+//
 // Steer runs in time linear in the number of waypoints in the search
-// window and within Lookahead of the projection, and does not allocate.
+// window and within Lookahead of the projection, plus at most 23 calls of
+// Visible, and does not allocate unless Visible does.
 func (f *Follower) Steer(pos mgl64.Vec2) (target mgl64.Vec2, done bool) {
 	n := len(f.pts)
 	switch n {
@@ -125,11 +143,66 @@ func (f *Follower) Steer(pos mgl64.Vec2) (target mgl64.Vec2, done bool) {
 	}
 	f.fromSeg, f.fromT = f.seg, f.t
 	f.seg, f.t = f.locate(pos, f.seg, f.t)
+	f.blocked = false
 	if f.seg == n-2 && f.arrived(pos) {
 		return f.pts[n-1], true
 	}
-	return f.target(), false
+	target = f.target()
+	if f.Visible != nil && !f.Visible(pos, target) {
+		target = f.visibleTarget(pos)
+	}
+	return target, false
 }
+
+// visibleTarget returns the farthest point Visible accepts from pos on the
+// path between the projection and the target: found by halving the arc
+// between the projection (or the next or last waypoint, when the
+// projection is hidden) and the target. With nothing in sight it returns
+// pos and marks the follower blocked.
+func (f *Follower) visibleTarget(pos mgl64.Vec2) mgl64.Vec2 {
+	lo := f.arc(f.seg, f.t)
+	hi := lo + max(f.Lookahead, 0)
+	if !(f.Lookahead > 0) {
+		hi = f.cum[f.seg+1]
+	}
+	if !f.Visible(pos, f.pointAt(lo)) {
+		switch {
+		case f.Visible(pos, f.pts[f.seg+1]):
+			return f.pts[f.seg+1]
+		case f.Visible(pos, f.pts[f.seg]):
+			return f.pts[f.seg]
+		}
+		f.blocked = true
+		return pos
+	}
+	for range 20 {
+		mid := (lo + hi) / 2
+		if f.Visible(pos, f.pointAt(mid)) {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return f.pointAt(lo)
+}
+
+// pointAt returns the point of the path at arc length s from its start.
+func (f *Follower) pointAt(s float64) mgl64.Vec2 {
+	pts, cum := f.pts, f.cum
+	k := f.seg
+	for k < len(pts)-2 && cum[k+1] <= s {
+		k++
+	}
+	if !(s < cum[k+1]) || cum[k+1] <= cum[k] {
+		return pts[k+1]
+	}
+	return lerp(pts[k], pts[k+1], max(s-cum[k], 0)/(cum[k+1]-cum[k]))
+}
+
+// Blocked reports whether the last Steer, with Visible set, found no point
+// of the path ahead in sight of the agent, and so returned its position:
+// the agent was pushed where it cannot see its path, and needs a new one.
+func (f *Follower) Blocked() bool { return f.blocked }
 
 // Next returns the index of the next waypoint not yet passed: the end of
 // the segment that the agent's projection lies on. Waypoint 0, where the
