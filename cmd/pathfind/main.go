@@ -6,6 +6,8 @@
 //	pathfind route -map FILE -from X,Y -to X,Y [-algo NAME] [-radius R] [-path] [-png FILE]
 //	pathfind scen -map FILE -scen FILE [-algo NAME] [-radius R] [-every K] [-paths FILE] [-json]
 //	pathfind edits -map FILE [-n N] [-wall WxH] [-hpa] [-navmesh] [-check] [-json]
+//	pathfind crowd -map FILE [-agents N] [-frames F] [-edits K] [-trace FILE] [-json]
+//	pathfind flow -map FILE -goal X,Y [-dist FILE] [-png FILE]
 //	pathfind serve -map FILE [-graph FILE] [-addr HOST:PORT] [-workers N] [-queue N]
 //	pathfind demo [-size N] [-seed S] [-o FILE.png]
 //
@@ -73,6 +75,22 @@ var commands = []command{
 			"table is built first, so edits keep it up to date; -hpa adds hpa.Graph.Update after each edit and\n" +
 			"-navmesh a new navmesh.FromGrid. Times are wall-clock; bytes are those allocated during the work.",
 		setup: setupEdits,
+	},
+	{
+		name:     "crowd",
+		synopsis: "crowd -map FILE [-agents N] [-frames F] [-edits K] [-trace FILE] [-json]",
+		summary:  "simulate agents walking to random goals through the request queue, with walls put up across their paths",
+		notes: "Each frame runs the queue's searches under -budget expansions, then steers and moves every agent; an\n" +
+			"agent that arrives asks for a new goal. A wall goes across a random agent's path where no agent stands,\n" +
+			"the paths it breaks are mended in place or searched again, and it comes down later. Frame times are\n" +
+			"wall-clock, from the edit to the last agent's move; allocations are counted per frame.",
+		setup: setupCrowd,
+	},
+	{
+		name:     "flow",
+		synopsis: "flow -map FILE -goal X,Y [-dist FILE] [-png FILE]",
+		summary:  "compute the flow field of one goal and print the cells that reach it, the largest distance and the time",
+		setup:    setupFlow,
 	},
 	{
 		name:     "serve",

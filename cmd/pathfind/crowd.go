@@ -1,0 +1,406 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"image"
+	"io"
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/cairn-nav/cairn/agent"
+	"github.com/cairn-nav/cairn/cmd/internal/cli"
+	"github.com/cairn-nav/cairn/grid"
+	"github.com/cairn-nav/cairn/internal/atomicfile"
+	"github.com/go-gl/mathgl/mgl64"
+)
+
+// crowdFlags holds the flags of "pathfind crowd".
+type crowdFlags struct {
+	mapPath   string
+	agents    int
+	frames    int
+	edits     int
+	wall      int
+	seed      uint64
+	speed     float64
+	lookahead float64
+	reach     int
+	budget    int
+	trace     string
+	asJSON    bool
+}
+
+// setupCrowd defines the flags of "pathfind crowd".
+func setupCrowd(fs *flag.FlagSet) func(io.Writer) error {
+	f := &crowdFlags{}
+	fs.StringVar(&f.mapPath, "map", "", "Moving AI .map `file` (required)")
+	fs.IntVar(&f.agents, "agents", 200, "`N` agents")
+	fs.IntVar(&f.frames, "frames", 600, "`F` frames")
+	fs.IntVar(&f.edits, "edits", 0, "put up `K` walls across agents' paths during the run, each taken down again later: 2K edits")
+	fs.IntVar(&f.wall, "wall", 12, "the walls' length in cells")
+	fs.Uint64Var(&f.seed, "seed", 1, "seed of the agents' places and goals and of the walls")
+	fs.Float64Var(&f.speed, "speed", 0.5, "the agents' speed, in cells a frame")
+	fs.Float64Var(&f.lookahead, "lookahead", 4, "the steering's lookahead along the path, in cells")
+	fs.IntVar(&f.reach, "reach", 128, "each goal is drawn within `D` cells (Chebyshev) of the agent where the region allows; 0: anywhere")
+	fs.IntVar(&f.budget, "budget", 4096, "the path searches' budget of expansions a frame")
+	fs.StringVar(&f.trace, "trace", "", "write the edits and every agent's position each frame to `file`: lines\n"+
+		"\"edit F x0 y0 x1 y1 block|free\" (a half-open cell rectangle, applied before frame F) and \"pos F A x y\"")
+	fs.BoolVar(&f.asJSON, "json", false, "print the summary as one JSON object")
+	return f.run
+}
+
+// crowdSummary is the result of "pathfind crowd".
+type crowdSummary struct {
+	Map        string  `json:"map"`
+	Agents     int     `json:"agents"`
+	Frames     int     `json:"frames"`
+	Edits      int     `json:"edits"`
+	Budget     int     `json:"budget"`
+	FrameP50   float64 `json:"frame_us_p50"`
+	FrameP99   float64 `json:"frame_us_p99"`
+	FrameMax   float64 `json:"frame_us_max"`
+	EditMax    float64 `json:"edit_frame_us_max"` // the largest frame with an edit
+	Requests   int     `json:"requests"`
+	Arrivals   int     `json:"arrivals"`
+	Replans    int     `json:"replans"`
+	Mended     int     `json:"mended"`
+	Lost       int     `json:"lost"`
+	NoPath     int     `json:"no_path"`
+	AllocsP99  float64 `json:"allocs_per_frame_p99"`
+	AllocsMax  float64 `json:"allocs_per_frame_max"`
+	Expansions int     `json:"expansions"`
+	Waiting    int     `json:"requests_waiting_max"`
+}
+
+// crowdAgent is one agent of the simulation.
+type crowdAgent struct {
+	pos, prev mgl64.Vec2 // now, and at the start of the last frame
+	path      agent.Path
+}
+
+// crowd is a running simulation.
+type crowd struct {
+	f      *crowdFlags
+	g      *grid.Grid
+	r      *rand.Rand
+	q      *agent.Queue
+	pl     *agent.Planner
+	agents []crowdAgent
+	sum    crowdSummary
+	trace  bytes.Buffer
+	walls  []crowdWall
+}
+
+// crowdWall is a wall put up at frame up and taken down at frame down.
+type crowdWall struct {
+	rect     image.Rectangle
+	up, down int
+	placed   bool
+}
+
+func (f *crowdFlags) run(stdout io.Writer) error {
+	switch {
+	case f.mapPath == "":
+		return cli.Usagef("-map is required")
+	case f.agents < 1:
+		return cli.Usagef("-agents %d, want 1 or more", f.agents)
+	case f.frames < 1:
+		return cli.Usagef("-frames %d, want 1 or more", f.frames)
+	case f.edits < 0:
+		return cli.Usagef("-edits %d, want 0 or more", f.edits)
+	case f.wall < 1:
+		return cli.Usagef("-wall %d, want 1 or more", f.wall)
+	case !(f.speed > 0) || f.speed > 100:
+		return cli.Usagef("-speed %v, want a number in (0, 100]", f.speed)
+	case !(f.lookahead >= 0) || f.lookahead > 1000:
+		return cli.Usagef("-lookahead %v, want a number in [0, 1000]", f.lookahead)
+	case f.reach < 0:
+		return cli.Usagef("-reach %d, want 0 or more", f.reach)
+	case f.budget < 1:
+		return cli.Usagef("-budget %d, want 1 or more", f.budget)
+	}
+	if f.trace != "" {
+		if err := atomicfile.Check(f.trace); err != nil {
+			return fmt.Errorf("-trace %w", err)
+		}
+	}
+	g, err := grid.LoadMap(f.mapPath, grid.Options{})
+	if err != nil {
+		return err
+	}
+	g.BuildJumps()
+	c := &crowd{f: f, g: g, r: rand.New(rand.NewPCG(f.seed, 0x63726f7764)), q: agent.NewQueue(g), pl: agent.NewPlanner(g)}
+	if err := c.spawn(); err != nil {
+		return err
+	}
+	c.run()
+	if f.trace != "" {
+		if _, err := atomicfile.Write(f.trace, func(w io.Writer) error { _, err := w.Write(c.trace.Bytes()); return err }); err != nil {
+			return err
+		}
+	}
+	if f.asJSON {
+		return json.NewEncoder(stdout).Encode(&c.sum)
+	}
+	return c.sum.print(stdout)
+}
+
+// spawn places the agents at random in the largest region and asks for
+// their first paths; the walls get their frames.
+func (c *crowd) spawn() error {
+	cell, size := c.g.LargestRegion()
+	if size < 2 {
+		return fmt.Errorf("%s: the largest region has %d free cells, too few for a crowd", c.f.mapPath, size)
+	}
+	c.sum = crowdSummary{Map: c.f.mapPath, Agents: c.f.agents, Frames: c.f.frames, Edits: 2 * c.f.edits, Budget: c.f.budget}
+	c.agents = make([]crowdAgent, c.f.agents)
+	for i := range c.agents {
+		a := &c.agents[i]
+		p, _ := c.g.RandomFree(c.r, cell)
+		a.pos = agent.Centre(p)
+		a.prev = a.pos
+		a.path.Lookahead = c.f.lookahead
+		c.request(a, 0)
+	}
+	// Walls go up at even intervals and come down halfway to the next.
+	for k := range c.f.edits {
+		up := (k + 1) * c.f.frames / (c.f.edits + 1)
+		down := up + max(c.f.frames/(c.f.edits+1)/2, 1)
+		c.walls = append(c.walls, crowdWall{up: up, down: down})
+	}
+	return nil
+}
+
+// goal draws a goal for an agent at cell from: in its region, within
+// -reach where 20 draws find one.
+func (c *crowd) goal(from image.Point) image.Point {
+	var p image.Point
+	for range 20 {
+		p, _ = c.g.RandomFree(c.r, from)
+		d := p.Sub(from)
+		if c.f.reach == 0 || max(d.X, -d.X, d.Y, -d.Y) <= c.f.reach {
+			break
+		}
+	}
+	return p
+}
+
+// request asks for a path from the agent's cell to a new goal.
+func (c *crowd) request(a *crowdAgent, priority int) {
+	from := agent.CellOf(a.pos)
+	c.q.Request(&a.path, from, c.goal(from), priority)
+	c.sum.Requests++
+}
+
+// run runs the frames, timing each and counting its allocations.
+func (c *crowd) run() {
+	times := make([]time.Duration, 0, c.f.frames)
+	allocs := make([]float64, 0, c.f.frames)
+	var m0, m1 runtime.MemStats
+	if c.f.trace != "" {
+		c.trace.Grow((c.f.frames + 1) * len(c.agents) * 64)
+	}
+	for fr := range c.f.frames {
+		// The edits of frame fr come before its positions in the trace:
+		// the frame's time is the edits' and then the queue's and moves'.
+		runtime.ReadMemStats(&m0)
+		t0 := time.Now()
+		edited := c.edit(fr)
+		dtEdit := time.Since(t0)
+		c.writePositions(fr)
+		t0 = time.Now()
+		exp, _ := c.q.Run(agent.Budget{Expansions: c.f.budget})
+		c.sum.Expansions += exp
+		c.sum.Waiting = max(c.sum.Waiting, c.q.Len())
+		for i := range c.agents {
+			c.step(&c.agents[i])
+		}
+		dt := dtEdit + time.Since(t0)
+		runtime.ReadMemStats(&m1)
+		times = append(times, dt)
+		allocs = append(allocs, float64(m1.Mallocs-m0.Mallocs))
+		if edited {
+			c.sum.EditMax = max(c.sum.EditMax, micros(dt))
+		}
+	}
+	c.writePositions(c.f.frames)
+	slices.Sort(times)
+	slices.Sort(allocs)
+	n := len(times)
+	c.sum.FrameP50 = micros(times[(50*n+99)/100-1])
+	c.sum.FrameP99 = micros(times[(99*n+99)/100-1])
+	c.sum.FrameMax = micros(times[n-1])
+	c.sum.AllocsP99 = allocs[(99*n+99)/100-1]
+	c.sum.AllocsMax = allocs[n-1]
+}
+
+// step steers one agent and moves it, and asks for a new path when it has
+// arrived or is lost.
+func (c *crowd) step(a *crowdAgent) {
+	p := &a.path
+	a.prev = a.pos
+	switch p.Status() {
+	case agent.Queued:
+		if len(p.Cells()) == 0 {
+			return // waiting for its first path
+		}
+	case agent.NoPath, agent.Idle:
+		c.sum.NoPath++
+		c.request(a, 1)
+		return
+	}
+	target, done := p.Steer(a.pos)
+	if done {
+		if p.Status() != agent.Queued {
+			c.sum.Arrivals++
+			c.request(a, 0)
+		}
+		return
+	}
+	if p.Lost() && p.Status() != agent.Queued {
+		c.sum.Lost++
+		c.q.Request(p, agent.CellOf(a.pos), p.Goal(), 2)
+		c.sum.Requests++
+		return
+	}
+	d := target.Sub(a.pos)
+	if l := d.Len(); l > c.f.speed {
+		target = a.pos.Add(d.Mul(c.f.speed / l))
+	}
+	a.pos = target
+}
+
+// edit puts up or takes down the walls due at frame fr, repairs the
+// agents' paths, and reports whether it edited.
+func (c *crowd) edit(fr int) bool {
+	edited := false
+	for i := range c.walls {
+		w := &c.walls[i]
+		switch {
+		case w.up == fr:
+			rect, ok := c.placeWall()
+			if !ok {
+				continue
+			}
+			w.rect, w.placed = rect, true
+			c.apply(fr, rect, false)
+			edited = true
+		case w.down == fr && w.placed:
+			c.apply(fr, w.rect, true)
+			edited = true
+		}
+	}
+	return edited
+}
+
+// apply edits the grid, writes the edit to the trace, and repairs the
+// agents' paths.
+func (c *crowd) apply(fr int, rect image.Rectangle, free bool) {
+	c.g.SetCells(rect, free)
+	word := "block"
+	if free {
+		word = "free"
+	}
+	fmt.Fprintf(&c.trace, "edit %d %d %d %d %d %s\n", fr, rect.Min.X, rect.Min.Y, rect.Max.X, rect.Max.Y, word)
+	for i := range c.agents {
+		a := &c.agents[i]
+		switch c.pl.Repair(&a.path, rect) {
+		case agent.Mended:
+			c.sum.Mended++
+		case agent.Broken:
+			c.sum.Replans++
+			c.q.Request(&a.path, agent.CellOf(a.pos), a.path.Goal(), 1)
+			c.sum.Requests++
+		}
+	}
+}
+
+// placeWall finds a wall of free cells across the path of a random agent,
+// with no agent within a cell of it: up to 50 tries.
+func (c *crowd) placeWall() (image.Rectangle, bool) {
+	for range 50 {
+		a := &c.agents[c.r.IntN(len(c.agents))]
+		cells := a.path.Cells()
+		if len(cells) < 8 {
+			continue
+		}
+		mid := cells[len(cells)/2]
+		rect := image.Rect(mid.X-c.f.wall/2, mid.Y, mid.X-c.f.wall/2+c.f.wall, mid.Y+1)
+		if c.r.IntN(2) == 0 {
+			rect = image.Rect(mid.X, mid.Y-c.f.wall/2, mid.X+1, mid.Y-c.f.wall/2+c.f.wall)
+		}
+		if !rect.In(c.g.Bounds()) || !c.allFree(rect) || c.occupied(rect.Inset(-1)) {
+			continue
+		}
+		return rect, true
+	}
+	return image.Rectangle{}, false
+}
+
+func (c *crowd) allFree(r image.Rectangle) bool {
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			if !c.g.Passable(image.Pt(x, y)) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// occupied reports whether an agent stands in r, passed through it in its
+// last move, or is bound for a goal in it.
+func (c *crowd) occupied(r image.Rectangle) bool {
+	for i := range c.agents {
+		a := &c.agents[i]
+		if a.path.Goal().In(r) {
+			return true
+		}
+		d := a.pos.Sub(a.prev)
+		n := int(d.Len()*8) + 1
+		for k := 0; k <= n; k++ {
+			if agent.CellOf(a.prev.Add(d.Mul(float64(k) / float64(n)))).In(r) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// writePositions writes the agents' positions at the start of frame fr to
+// the trace.
+func (c *crowd) writePositions(fr int) {
+	if c.f.trace == "" {
+		return
+	}
+	var buf [96]byte
+	for i := range c.agents {
+		b := append(buf[:0], "pos "...)
+		b = strconv.AppendInt(b, int64(fr), 10)
+		b = append(b, ' ')
+		b = strconv.AppendInt(b, int64(i), 10)
+		b = append(b, ' ')
+		b = strconv.AppendFloat(b, c.agents[i].pos.X(), 'g', -1, 64)
+		b = append(b, ' ')
+		b = strconv.AppendFloat(b, c.agents[i].pos.Y(), 'g', -1, 64)
+		b = append(b, '\n')
+		c.trace.Write(b)
+	}
+}
+
+func (s *crowdSummary) print(w io.Writer) error {
+	_, err := fmt.Fprintf(w, "map            %s\nagents         %d for %d frames, %d edits, a budget of %d expansions a frame\n"+
+		"frame          p50 %.1f µs, p99 %.1f µs, max %.1f µs (the largest frame with an edit %.1f µs)\n"+
+		"requests       %d (%d arrivals, %d replans after edits, %d mended in place, %d lost, %d without a path)\n"+
+		"expansions     %d; at most %d requests waiting\n"+
+		"allocations    p99 %.0f a frame, max %.0f\n",
+		s.Map, s.Agents, s.Frames, s.Edits, s.Budget, s.FrameP50, s.FrameP99, s.FrameMax, s.EditMax,
+		s.Requests, s.Arrivals, s.Replans, s.Mended, s.Lost, s.NoPath, s.Expansions, s.Waiting, s.AllocsP99, s.AllocsMax)
+	return err
+}

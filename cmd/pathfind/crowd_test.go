@@ -1,0 +1,181 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"image"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/cairn-nav/cairn/grid"
+	"github.com/go-gl/mathgl/mgl64"
+)
+
+// checkTrace replays a crowd trace on the map at mapPath, a frame at a
+// time. Each agent's move into frame F (from its position at F−1) happens
+// around frame F's edits, so it must pass only free cells both before and
+// after them, checked at points every 1/64 of a cell along it; each
+// position of frame F must lie in a free cell after them. It returns the
+// positions and edits it read.
+func checkTrace(t *testing.T, mapPath, tracePath string, agents int) (positions, edits int) {
+	t.Helper()
+	g, err := grid.LoadMap(mapPath, grid.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(tracePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	free := func(p mgl64.Vec2) bool {
+		return g.Passable(image.Pt(int(math.Floor(p.X())), int(math.Floor(p.Y()))))
+	}
+	type edit struct {
+		r    image.Rectangle
+		free bool
+	}
+	last := make([]mgl64.Vec2, agents)
+	cur := make([]mgl64.Vec2, agents)
+	frame := 0
+	var frameEdits []edit
+	got := 0 // positions read of the current frame
+	moves := func(when string) {
+		if frame == 0 {
+			return
+		}
+		for a := range agents {
+			q, p := last[a], cur[a]
+			n := int(math.Ceil(p.Sub(q).Len()*64)) + 1
+			for k := 0; k <= n; k++ {
+				if m := q.Add(p.Sub(q).Mul(float64(k) / float64(n))); !free(m) {
+					t.Fatalf("frame %d: agent %d moved %v → %v through %v, a blocked cell %s the frame's edits", frame, a, q, p, m, when)
+				}
+			}
+		}
+	}
+	// endFrame checks the frame whose edits and positions are read.
+	endFrame := func() {
+		if got != agents {
+			t.Fatalf("frame %d: %d positions, want %d", frame, got, agents)
+		}
+		moves("before")
+		for _, e := range frameEdits {
+			g.SetCells(e.r, e.free)
+			edits++
+		}
+		for a, p := range cur {
+			if !free(p) {
+				t.Fatalf("frame %d: agent %d at %v, in a blocked cell", frame, a, p)
+			}
+		}
+		moves("after")
+		copy(last, cur)
+		frameEdits, got = frameEdits[:0], 0
+		frame++
+	}
+	for i, text := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
+		line := i + 1
+		w := strings.Fields(text)
+		num := func(i int) float64 {
+			v, err := strconv.ParseFloat(w[i], 64)
+			if err != nil {
+				t.Fatalf("trace line %d %q: %v", line, text, err)
+			}
+			return v
+		}
+		if len(w) < 2 {
+			t.Fatalf("trace line %d %q: not an edit or a position", line, text)
+		}
+		fr := int(num(1))
+		if fr == frame+1 && got == agents {
+			endFrame()
+		}
+		if fr != frame {
+			t.Fatalf("trace line %d %q: frame %d while reading frame %d", line, text, fr, frame)
+		}
+		switch {
+		case len(w) == 7 && w[0] == "edit" && got == 0:
+			r := image.Rect(int(num(2)), int(num(3)), int(num(4)), int(num(5)))
+			if r.Empty() || !r.In(g.Bounds()) || (w[6] != "block" && w[6] != "free") {
+				t.Fatalf("trace line %d %q: bad edit", line, text)
+			}
+			frameEdits = append(frameEdits, edit{r, w[6] == "free"})
+		case len(w) == 5 && w[0] == "pos":
+			a := int(num(2))
+			if a != got {
+				t.Fatalf("trace line %d: agent %d, want %d", line, a, got)
+			}
+			cur[a] = mgl64.Vec2{num(3), num(4)}
+			got++
+			positions++
+		default:
+			t.Fatalf("trace line %d %q: not an edit before the frame's positions, or a position", line, text)
+		}
+	}
+	endFrame()
+	return positions, edits
+}
+
+// TestCrowd runs a crowd with walls on the demo map and checks its trace:
+// every position free, every move over free cells, the edits in place.
+func TestCrowd(t *testing.T) {
+	mapPath := filepath.Join("..", "..", "testdata", "demo.map")
+	for _, tc := range []struct {
+		agents, frames, edits   int
+		speed, lookahead, reach string
+	}{
+		{30, 400, 6, "0.5", "4", "20"},
+		{20, 300, 4, "1.7", "30", "0"},
+		{10, 300, 3, "0.1", "0", "5"},
+	} {
+		t.Run(fmt.Sprintf("agents=%d,speed=%s,lookahead=%s", tc.agents, tc.speed, tc.lookahead), func(t *testing.T) {
+			trace := filepath.Join(t.TempDir(), "crowd.trace")
+			out, errOut, code := pathfind(t, "crowd", "-map", mapPath, "-agents", strconv.Itoa(tc.agents),
+				"-frames", strconv.Itoa(tc.frames), "-edits", strconv.Itoa(tc.edits), "-wall", "5", "-reach", tc.reach,
+				"-speed", tc.speed, "-lookahead", tc.lookahead, "-trace", trace, "-json")
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			var sum crowdSummary
+			if err := json.Unmarshal([]byte(out), &sum); err != nil {
+				t.Fatalf("%v in %q", err, out)
+			}
+			for _, key := range []string{"frame_us_p50", "frame_us_p99", "frame_us_max", "requests", "arrivals", "replans", "allocs_per_frame_p99"} {
+				if !strings.Contains(out, `"`+key+`"`) {
+					t.Errorf("no %q in %s", key, out)
+				}
+			}
+			positions, edits := checkTrace(t, mapPath, trace, tc.agents)
+			if want := tc.agents * (tc.frames + 1); positions != want {
+				t.Errorf("%d positions in the trace, want %d", positions, want)
+			}
+			if edits == 0 || edits > 2*tc.edits {
+				t.Errorf("%d edits in the trace, want 1 to %d", edits, 2*tc.edits)
+			}
+			if sum.Arrivals == 0 || sum.Requests < tc.agents {
+				t.Errorf("%d arrivals and %d requests: the crowd did not move", sum.Arrivals, sum.Requests)
+			}
+		})
+	}
+}
+
+// TestCrowdErrors checks the flags' errors.
+func TestCrowdErrors(t *testing.T) {
+	mapPath := filepath.Join("..", "..", "testdata", "demo.map")
+	for _, args := range [][]string{
+		{"crowd"},
+		{"crowd", "-map", mapPath, "-agents", "0"},
+		{"crowd", "-map", mapPath, "-speed", "-1"},
+		{"crowd", "-map", mapPath, "-speed", "NaN"},
+		{"crowd", "-map", mapPath, "-budget", "0"},
+		{"crowd", "-map", mapPath, "-edits", "-2"},
+	} {
+		if _, errOut, code := pathfind(t, args...); code != 2 || !strings.HasPrefix(errOut, "pathfind: ") {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and a usage error", args, code, errOut)
+		}
+	}
+}
