@@ -3,6 +3,7 @@ package agent
 import (
 	"image"
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/cairn-nav/cairn/grid"
@@ -97,6 +98,13 @@ func (p *Path) End() image.Point {
 // was last seen in to the end. The slice is the Path's own and valid until
 // the path changes; do not modify it.
 func (p *Path) Cells() []image.Point { return p.cells[p.at:] }
+
+// Grow makes room in p for paths of n cells, so that searches of paths up
+// to that length, and the splices of repairs and goal moves, do not
+// allocate: a game calls it as it spawns its agents. It keeps p's cells.
+func (p *Path) Grow(n int) {
+	p.cells = slices.Grow(p.cells, max(n-len(p.cells), 0))
+}
 
 // Lost reports whether the last [Path.Steer] found the agent off its path,
 // at the centre of its cell, with no cell of the path ahead in sight: the

@@ -53,9 +53,10 @@ type regions struct {
 	free          int   // free cells of the grid
 	largest       int32 // the region with most cells, of two the one whose first cell comes first; -1 for none
 
-	// Scratch of relabel.
-	forest unionfind.Forest
-	root   []int32
+	// Scratch of relabel, and of labelling the tiles an edit touches.
+	forest  unionfind.Forest
+	root    []int32
+	scratch tileScratch
 }
 
 // tileRegions is what one tile adds to the labelling.
@@ -320,13 +321,13 @@ func (g *Grid) relabelRegions(x0, y0, x1, y1 int) {
 	rg := &g.rg
 	tx0, ty0 := x0>>tileShift, y0>>tileShift
 	tx1, ty1 := (x1-1)>>tileShift, (y1-1)>>tileShift
-	var sc tileScratch
+	sc := &rg.scratch
 	for ty := ty0; ty <= ty1; ty++ {
 		for tx := tx0; tx <= tx1; tx++ {
 			t := ty*rg.ntx + tx
 			tr := &rg.tiles[t]
 			rg.unused = append(rg.unused, tr.comps...)
-			n := g.labelTile(t, &sc)
+			n := g.labelTile(t, sc)
 			ids := tr.comps[:0]
 			for range n {
 				if k := len(rg.unused); k > 0 {

@@ -57,25 +57,30 @@ func setupCrowd(fs *flag.FlagSet) func(io.Writer) error {
 
 // crowdSummary is the result of "pathfind crowd".
 type crowdSummary struct {
-	Map        string  `json:"map"`
-	Agents     int     `json:"agents"`
-	Frames     int     `json:"frames"`
-	Edits      int     `json:"edits"`
-	Budget     int     `json:"budget"`
-	FrameP50   float64 `json:"frame_us_p50"`
-	FrameP99   float64 `json:"frame_us_p99"`
-	FrameMax   float64 `json:"frame_us_max"`
-	EditMax    float64 `json:"edit_frame_us_max"` // the largest frame with an edit
-	Requests   int     `json:"requests"`
-	Arrivals   int     `json:"arrivals"`
-	Replans    int     `json:"replans"`
-	Mended     int     `json:"mended"`
-	Lost       int     `json:"lost"`
-	NoPath     int     `json:"no_path"`
-	AllocsP99  float64 `json:"allocs_per_frame_p99"`
-	AllocsMax  float64 `json:"allocs_per_frame_max"`
-	Expansions int     `json:"expansions"`
-	Waiting    int     `json:"requests_waiting_max"`
+	Map       string  `json:"map"`
+	Agents    int     `json:"agents"`
+	Frames    int     `json:"frames"`
+	Edits     int     `json:"edits"`
+	Budget    int     `json:"budget"`
+	FrameP50  float64 `json:"frame_us_p50"`
+	FrameP99  float64 `json:"frame_us_p99"`
+	FrameMax  float64 `json:"frame_us_max"`
+	EditMax   float64 `json:"edit_frame_us_max"` // the largest frame with an edit
+	Requests  int     `json:"requests"`
+	Arrivals  int     `json:"arrivals"`
+	Replans   int     `json:"replans"`
+	Mended    int     `json:"mended"`
+	Lost      int     `json:"lost"`
+	NoPath    int     `json:"no_path"`
+	AllocsP99 float64 `json:"allocs_per_frame_p99"`
+	AllocsMax float64 `json:"allocs_per_frame_max"`
+	// AllocFrames counts the frames without an edit that allocated, after
+	// the first (when the searchers and paths first grow).
+	AllocFrames int     `json:"allocating_frames_without_edit"`
+	EditFrames  int     `json:"edit_frames"`
+	QuietP99    float64 `json:"frame_us_p99_without_edit"`
+	Expansions  int     `json:"expansions"`
+	Waiting     int     `json:"requests_waiting_max"`
 }
 
 // crowdAgent is one agent of the simulation.
@@ -166,6 +171,7 @@ func (c *crowd) spawn() error {
 		a.pos = agent.Centre(p)
 		a.prev = a.pos
 		a.path.Lookahead = c.f.lookahead
+		a.path.Grow(4096)
 		c.request(a, 0)
 	}
 	// Walls go up at even intervals and come down halfway to the next.
@@ -201,6 +207,7 @@ func (c *crowd) request(a *crowdAgent, priority int) {
 // run runs the frames, timing each and counting its allocations.
 func (c *crowd) run() {
 	times := make([]time.Duration, 0, c.f.frames)
+	quiet := make([]time.Duration, 0, c.f.frames)
 	allocs := make([]float64, 0, c.f.frames)
 	var m0, m1 runtime.MemStats
 	if c.f.trace != "" {
@@ -227,6 +234,12 @@ func (c *crowd) run() {
 		allocs = append(allocs, float64(m1.Mallocs-m0.Mallocs))
 		if edited {
 			c.sum.EditMax = max(c.sum.EditMax, micros(dt))
+			c.sum.EditFrames++
+		} else {
+			quiet = append(quiet, dt)
+			if fr > 0 && m1.Mallocs != m0.Mallocs {
+				c.sum.AllocFrames++
+			}
 		}
 	}
 	c.writePositions(c.f.frames)
@@ -238,6 +251,10 @@ func (c *crowd) run() {
 	c.sum.FrameMax = micros(times[n-1])
 	c.sum.AllocsP99 = allocs[(99*n+99)/100-1]
 	c.sum.AllocsMax = allocs[n-1]
+	if n := len(quiet); n > 0 {
+		slices.Sort(quiet)
+		c.sum.QuietP99 = micros(quiet[(99*n+99)/100-1])
+	}
 }
 
 // step steers one agent and moves it, and asks for a new path when it has
@@ -396,11 +413,11 @@ func (c *crowd) writePositions(fr int) {
 
 func (s *crowdSummary) print(w io.Writer) error {
 	_, err := fmt.Fprintf(w, "map            %s\nagents         %d for %d frames, %d edits, a budget of %d expansions a frame\n"+
-		"frame          p50 %.1f µs, p99 %.1f µs, max %.1f µs (the largest frame with an edit %.1f µs)\n"+
+		"frame          p50 %.1f µs, p99 %.1f µs, max %.1f µs; %d frames with an edit, the largest %.1f µs; p99 of the others %.1f µs\n"+
 		"requests       %d (%d arrivals, %d replans after edits, %d mended in place, %d lost, %d without a path)\n"+
 		"expansions     %d; at most %d requests waiting\n"+
-		"allocations    p99 %.0f a frame, max %.0f\n",
-		s.Map, s.Agents, s.Frames, s.Edits, s.Budget, s.FrameP50, s.FrameP99, s.FrameMax, s.EditMax,
-		s.Requests, s.Arrivals, s.Replans, s.Mended, s.Lost, s.NoPath, s.Expansions, s.Waiting, s.AllocsP99, s.AllocsMax)
+		"allocations    p99 %.0f a frame, max %.0f; %d frames after the first allocated without an edit\n",
+		s.Map, s.Agents, s.Frames, s.Edits, s.Budget, s.FrameP50, s.FrameP99, s.FrameMax, s.EditFrames, s.EditMax, s.QuietP99,
+		s.Requests, s.Arrivals, s.Replans, s.Mended, s.Lost, s.NoPath, s.Expansions, s.Waiting, s.AllocsP99, s.AllocsMax, s.AllocFrames)
 	return err
 }
