@@ -75,6 +75,7 @@ func (g *Grid) clone() *Grid {
 	n.free = slices.Clone(g.free)
 	n.moves = slices.Clone(g.moves)
 	n.cost = slices.Clone(g.cost)
+	n.area = slices.Clone(g.area)
 	n.bits = bitsets{rw: g.bits.rw, cw: g.bits.cw, rows: slices.Clone(g.bits.rows), cols: slices.Clone(g.bits.cols)}
 	n.rg = g.rg.clone()
 	if g.jumpsBuilt.Load() {
@@ -116,6 +117,12 @@ func (g *Grid) setCells(r image.Rectangle, free bool) bool {
 func (g *Grid) setFree(x, y int, free bool) {
 	i := g.pidx(x, y)
 	g.free[i] = free
+	if g.area != nil { // a freed cell is ground, a blocked one solid
+		g.area[i] = AreaSolid
+		if free {
+			g.area[i] = AreaGround
+		}
+	}
 	px, py := x+1, y+1
 	rb := &g.bits.rows[py*g.bits.rw+px>>6]
 	cb := &g.bits.cols[px*g.bits.cw+py>>6]

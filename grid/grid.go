@@ -58,6 +58,12 @@ type Options struct {
 	// order (index y·width + x); each must be in [1, MaxCost]. The
 	// multipliers of blocked cells are ignored.
 	Costs []float64
+	// Areas, when not nil, holds one area type per cell in row-major order,
+	// for the queries' [Filter]s: [AreaSolid] only on blocked cells. By
+	// default free cells are [AreaGround] and blocked ones AreaSolid;
+	// [ReadMap] fills it from the map's letters. An edit makes the cells it
+	// frees ground and those it blocks solid.
+	Areas []uint8
 }
 
 // Move directions, in the order of the bits of a cell's move mask.
@@ -89,6 +95,7 @@ type Grid struct {
 	free  []bool    // per padded cell
 	moves []uint8   // per padded cell: bit d set when the move in direction d is legal
 	cost  []float64 // per padded cell terrain multiplier; nil when uniform
+	area  []uint8   // per padded cell area type; nil when the free cells are ground and the others solid
 	conn  Connectivity
 	off   [numDirs]int32 // padded index offset per direction
 
@@ -157,6 +164,9 @@ func New(width, height int, free []bool, opt Options) (*Grid, error) {
 				g.cost[(y+1)*g.pw+x+1] = c
 			}
 		}
+	}
+	if err := g.setAreas(opt.Areas); err != nil {
+		return nil, err
 	}
 	for d := range numDirs {
 		g.off[d] = int32(dirDX[d] + dirDY[d]*g.pw)

@@ -44,18 +44,22 @@ type queryGraph struct {
 	goal   int32
 	gx, gy int // the goal in padded coordinates
 	jump   bool
+	filter filtered // of a query with a Filter; filter.f is nil without
 }
 
 func (q *queryGraph) NumNodes() int { return len(q.g.free) }
 
 func (q *queryGraph) AppendEdges(dst []core.Edge, n int32) []core.Edge {
+	if q.filter.f != nil {
+		return q.filteredEdges(dst, n)
+	}
 	return (*graph)(q.g).AppendEdges(dst, n)
 }
 
 func (q *queryGraph) AppendEdgesFrom(dst []core.Edge, n, parent int32) []core.Edge {
 	g := q.g
 	if !q.jump {
-		return (*graph)(g).AppendEdges(dst, n)
+		return q.AppendEdges(dst, n)
 	}
 	m := g.moves[n]
 	if parent >= 0 {

@@ -68,7 +68,10 @@ var cellKinds = func() (k [256]int8) {
 // "height H" and "width W" in any order (keywords in any case, extra spaces
 // allowed), then the line "map", then exactly H rows of exactly W
 // characters. '.', 'G' and 'S' are passable cells; '@', 'O', 'T' and 'W' are
-// blocked. Lines may end in LF or CRLF, the last row needs no line end, and
+// blocked. The letters also give the cells their area types for the
+// queries' [Filter]s ([AreaSwamp] 'S', [AreaWater] 'W', [AreaTrees] 'T',
+// [AreaGround] '.' and 'G', [AreaSolid] '@' and 'O'), unless opt.Areas is
+// set. Lines may end in LF or CRLF, the last row needs no line end, and
 // blank lines may follow the rows.
 //
 // A malformed file gives a [*FormatError]; a failed read gives the reader's
@@ -154,6 +157,7 @@ header:
 	}
 
 	free := make([]bool, 0, min(width*height, 1<<20))
+	var areas []uint8 // from the letters, once one other than ground or solid is seen
 	for y := range height {
 		line, n, err := lr.next(width)
 		if err == io.EOF {
@@ -170,6 +174,15 @@ header:
 			// growth: memory still follows the rows actually read.
 			free = slices.Grow(free, min(max(cap(free), width), width*height-len(free)))
 		}
+		if areas == nil && opt.Areas == nil && bytes.ContainsAny(line, "SWT") {
+			areas = make([]uint8, len(free), cap(free))
+			for i, f := range free {
+				areas[i] = letterAreas['.']
+				if !f {
+					areas[i] = AreaSolid
+				}
+			}
+		}
 		for x, c := range line {
 			switch cellKinds[c] {
 			case 1:
@@ -178,6 +191,9 @@ header:
 				free = append(free, false)
 			default:
 				return nil, ferr(lr.n, "bad character %q in column %d", line[x:x+1], x+1)
+			}
+			if areas != nil {
+				areas = append(areas, letterAreas[c])
 			}
 		}
 	}
@@ -189,8 +205,20 @@ header:
 	if lr.err != nil {
 		return nil, readError(name, lr.err)
 	}
+	if areas != nil {
+		opt.Areas = areas
+	}
 	return New(width, height, free, opt)
 }
+
+// letterAreas gives the area type of each map character.
+var letterAreas = func() (a [256]uint8) {
+	for i := range a {
+		a[i] = AreaSolid
+	}
+	a['.'], a['G'], a['S'], a['W'], a['T'] = AreaGround, AreaGround, AreaSwamp, AreaWater, AreaTrees
+	return a
+}()
 
 // LoadMap reads the Moving AI .map file at path with [ReadMap]. Its errors
 // name the path; those from opening or reading the file wrap the

@@ -73,6 +73,11 @@ type Query struct {
 	// table does not pay: the same paths and expansions, and no table is
 	// built for the query. It is there to measure what the table gives.
 	Scan bool
+	// Filter, when not nil, weights and excludes cells by area type, or
+	// lets the query through blocked cells of some areas (see [Filter]):
+	// the search is then plain A*, and a goal the filter cuts off costs a
+	// search of all the cells the start reaches.
+	Filter *Filter
 	// OnExpand, when not nil, receives each expanded cell in order with its
 	// cost from the start.
 	OnExpand func(p image.Point, g float64)
@@ -125,6 +130,7 @@ type distance struct {
 	pw     int32
 	gx, gy int32
 	kind   Heuristic // OctileDistance, ManhattanDistance, EuclideanDistance or ChebyshevDistance
+	scale  float64   // below 1 under a Filter with cost multipliers below 1; else 1
 }
 
 func (h *distance) Estimate(n int32) float64 {
@@ -140,15 +146,18 @@ func (h *distance) Estimate(n int32) float64 {
 	if dx < dy {
 		dx, dy = dy, dx
 	}
+	var d float64
 	switch h.kind {
 	case ManhattanDistance:
-		return float64(dx + dy)
+		d = float64(dx + dy)
 	case EuclideanDistance:
-		return math.Sqrt(float64(dx)*float64(dx) + float64(dy)*float64(dy))
+		d = math.Sqrt(float64(dx)*float64(dx) + float64(dy)*float64(dy))
 	case ChebyshevDistance:
-		return float64(dx)
+		d = float64(dx)
+	default:
+		d = float64(dx) + (math.Sqrt2-1)*float64(dy)
 	}
-	return float64(dx) + (math.Sqrt2-1)*float64(dy)
+	return d * h.scale
 }
 
 // Searcher answers path queries on one grid and owns the scratch memory of
@@ -180,7 +189,7 @@ func (c *query) init(g *Grid, caller string) *queryGraph {
 	}
 	c.g = g
 	c.q.g = g
-	c.h = distance{pw: int32(g.pw)}
+	c.h = distance{pw: int32(g.pw), scale: 1}
 	c.expandFn = c.expand
 	return &c.q
 }
@@ -213,16 +222,25 @@ func (g *Grid) checkEnd(p image.Point, what string) error {
 // goal unreachable.
 func (c *query) setup(from, to image.Point, q Query) (start, goal int32, h core.Heuristic, opt core.Query, ok bool, err error) {
 	g := c.g
-	if err := g.checkEnd(from, "start"); err != nil {
-		return 0, 0, nil, opt, false, err
-	}
-	if err := g.checkEnd(to, "goal"); err != nil {
-		return 0, 0, nil, opt, false, err
+	c.q.filter.f = nil
+	c.h.scale = 1
+	regions := true
+	if q.Filter != nil {
+		if c.h.scale, regions, err = c.setupFilter(q.Filter, from, to); err != nil {
+			return 0, 0, nil, opt, false, err
+		}
+	} else {
+		if err := g.checkEnd(from, "start"); err != nil {
+			return 0, 0, nil, opt, false, err
+		}
+		if err := g.checkEnd(to, "goal"); err != nil {
+			return 0, 0, nil, opt, false, err
+		}
 	}
 	if q.Heuristic >= numHeuristics {
 		return 0, 0, nil, opt, false, fmt.Errorf("grid: unknown heuristic %d", uint8(q.Heuristic))
 	}
-	if !g.Connected(from, to) {
+	if regions && !g.Connected(from, to) {
 		return 0, 0, nil, opt, false, nil
 	}
 	start, goal = int32(g.pidx(from.X, from.Y)), int32(g.pidx(to.X, to.Y))
@@ -244,7 +262,7 @@ func (c *query) setup(from, to image.Point, q Query) (start, goal int32, h core.
 	}
 	c.q.goal = goal
 	c.q.gx, c.q.gy = to.X+1, to.Y+1
-	c.q.jump = !q.Plain && g.conn == Eight && g.cost == nil
+	c.q.jump = !q.Plain && g.conn == Eight && g.cost == nil && q.Filter == nil
 	c.q.jumps = nil
 	if c.q.jump && !q.Scan {
 		c.q.jumps = g.jumpTable() // nil where it does not pay
@@ -268,7 +286,7 @@ func (c *query) result(dst []image.Point, r core.Result, from image.Point, ids [
 		// run then a straight one: fill them in, diagonal steps first.
 		dst = g.appendRun(dst, ids[i-1], ids[i])
 	}
-	if g.cost == nil {
+	if g.cost == nil && c.q.filter.f == nil {
 		// Count the steps for a cost free of accumulated rounding.
 		var straight, diag int
 		for i := n + 1; i < len(dst); i++ {
