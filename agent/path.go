@@ -58,6 +58,7 @@ type Path struct {
 	Arrive float64
 
 	g      *grid.Grid
+	filter *grid.Filter // of the search that made the path, nil for none
 	cells  []image.Point
 	at     int // the index of the path cell the agent was last seen in
 	goal   image.Point
@@ -111,9 +112,10 @@ func (p *Path) Grow(n int) {
 // path must be searched again from where the agent stands.
 func (p *Path) Lost() bool { return p.lost }
 
-// set makes cells (which the Path then owns) the path, from its start.
-func (p *Path) set(g *grid.Grid, cells []image.Point, goal image.Point, st Status) {
-	p.g, p.cells, p.goal, p.status, p.at, p.lost, p.err = g, cells, goal, st, 0, false, nil
+// set makes cells (which the Path then owns) the path, from its start,
+// searched with filter f.
+func (p *Path) set(g *grid.Grid, f *grid.Filter, cells []image.Point, goal image.Point, st Status) {
+	p.g, p.filter, p.cells, p.goal, p.status, p.at, p.lost, p.err = g, f, cells, goal, st, 0, false, nil
 }
 
 // Centre returns the centre of cell c, the point an agent in c heads for.
@@ -127,7 +129,8 @@ func CellOf(v mgl64.Vec2) image.Point {
 // Steer returns the point an agent at pos should move toward, and whether
 // it has arrived at the end of its path. The target is the centre of the
 // farthest cell of the path within Lookahead ahead of the agent's cell to
-// which the straight segment from pos is free ([grid.Grid.SegmentFree]).
+// which the straight segment from pos is free ([grid.Grid.SegmentFree], or
+// [grid.Filter.SegmentFree] for a path searched with a filter).
 // When no such cell is in sight (the agent was pushed off the path, or an
 // edit broke it), the target is the centre of the agent's own cell, which
 // is always in sight, and once the agent stands there with nothing in
@@ -180,7 +183,7 @@ func (p *Path) Steer(pos mgl64.Vec2) (target mgl64.Vec2, done bool) {
 		if l > look && j > p.at+1 {
 			break
 		}
-		if p.g.SegmentFree(pos, Centre(p.cells[j])) {
+		if p.filter.SegmentFree(p.g, pos, Centre(p.cells[j])) {
 			best = j
 		}
 	}

@@ -20,7 +20,8 @@ type Options struct {
 	// Partial makes a goal that cannot be reached from the start (another
 	// region, or a blocked cell) give a path to the reachable cell nearest
 	// to it ([grid.Grid.NearestReachable]), status Partial, instead of
-	// NoPath.
+	// NoPath. Queries with a Query.Filter give no partial paths: the
+	// regions know nothing of filters.
 	Partial bool
 	// RepairExpansions caps the search with which [Planner.Repair] mends a
 	// broken stretch of a path before it gives up and reports the path
@@ -59,11 +60,16 @@ var errNoCells = errors.New("agent: the path has no cells: plan it first")
 // it (Partial), else nothing (NoPath, ok false). A start off the grid or
 // blocked is an error, and so is a goal off the grid.
 func resolve(g *grid.Grid, opt *Options, from, to image.Point) (end image.Point, st Status, ok bool, err error) {
-	if !g.Passable(from) {
+	f := opt.Query.Filter
+	if !f.Passable(g, from) {
 		return from, NoPath, false, fmt.Errorf("agent: start %v is blocked or off the %d×%d grid", from, g.Width(), g.Height())
 	}
 	if !g.In(to) {
 		return to, NoPath, false, fmt.Errorf("agent: goal %v is off the %d×%d grid", to, g.Width(), g.Height())
+	}
+	if f != nil {
+		// The regions know nothing of filters: the search decides.
+		return to, Following, f.Passable(g, to), nil
 	}
 	if g.Connected(from, to) {
 		return to, Following, true, nil
@@ -89,12 +95,12 @@ func (pl *Planner) Plan(p *Path, from, to image.Point) (grid.Result, error) {
 	}
 	end, st, ok, err := resolve(pl.g, &pl.Options, from, to)
 	if err != nil || !ok {
-		p.set(pl.g, p.cells[:0], to, NoPath)
+		p.set(pl.g, pl.Query.Filter, p.cells[:0], to, NoPath)
 		p.err = err
 		return grid.Result{Status: core.Unreachable}, err
 	}
 	cells, res, err := pl.s.AppendPath(p.cells[:0], from, end, pl.Query)
-	p.set(pl.g, cells, to, statusOf(st, res.Status))
+	p.set(pl.g, pl.Query.Filter, cells, to, statusOf(st, res.Status))
 	p.err = err
 	return res, err
 }
@@ -136,7 +142,7 @@ func (pl *Planner) MoveGoal(p *Path, to image.Point) (grid.Result, error) {
 	end, st, ok, err := resolve(pl.g, &pl.Options, p.cells[m], to)
 	if err != nil || !ok {
 		at := p.at
-		p.set(pl.g, p.cells, to, NoPath)
+		p.set(pl.g, pl.Query.Filter, p.cells, to, NoPath)
 		p.at, p.err = at, err
 		return grid.Result{Status: core.Unreachable}, err
 	}
@@ -146,7 +152,7 @@ func (pl *Planner) MoveGoal(p *Path, to image.Point) (grid.Result, error) {
 		return res, err
 	}
 	at := p.at
-	p.set(pl.g, append(p.cells[:m], pl.buf...), to, statusOf(st, res.Status))
+	p.set(pl.g, pl.Query.Filter, append(p.cells[:m], pl.buf...), to, statusOf(st, res.Status))
 	p.at = at
 	return res, nil
 }
@@ -195,6 +201,7 @@ func (pl *Planner) Repair(p *Path, changed image.Rectangle) Mend {
 	if n == 0 || p.g != pl.g {
 		return Intact
 	}
+	f := p.filter
 	if p.status == Partial && pl.g.Connected(p.cells[p.at], p.goal) {
 		return Broken
 	}
@@ -205,7 +212,7 @@ func (pl *Planner) Repair(p *Path, changed image.Rectangle) Mend {
 		if !a.In(area) && !b.In(area) {
 			continue
 		}
-		if !pl.g.CanStep(a, b) {
+		if !f.CanStep(pl.g, a, b) {
 			if first < 0 {
 				first = i
 			}
@@ -213,16 +220,17 @@ func (pl *Planner) Repair(p *Path, changed image.Rectangle) Mend {
 		}
 	}
 	if first < 0 {
-		if n == 1 && !pl.g.Passable(p.cells[0]) {
+		if n == 1 && !f.Passable(pl.g, p.cells[0]) {
 			return Broken
 		}
 		return Intact
 	}
 	s, t := p.cells[first], p.cells[last+1]
-	if !pl.g.Passable(s) || !pl.g.Passable(t) || !pl.g.Connected(s, t) {
+	if !f.Passable(pl.g, s) || !f.Passable(pl.g, t) || (f == nil && !pl.g.Connected(s, t)) {
 		return Broken // the agent's cell or the end was walled in, or cut off
 	}
 	q := pl.Query
+	q.Filter = f
 	q.MaxExpansions = pl.RepairExpansions
 	if q.MaxExpansions <= 0 {
 		q.MaxExpansions = 4096

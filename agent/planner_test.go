@@ -5,6 +5,7 @@ import (
 	"image"
 	"math"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/cairn-nav/cairn/agent"
@@ -265,5 +266,64 @@ func TestPlannerAllocs(t *testing.T) {
 	}
 	if mallocs != 0 {
 		t.Errorf("20 repairs allocated %d times", mallocs)
+	}
+}
+
+// TestFilteredAgent plans, steers and repairs a boat's path: it stays on
+// water, which the grid itself calls blocked, and a dam across its channel
+// is mended around through the water.
+func TestFilteredAgent(t *testing.T) {
+	g, err := grid.ReadMap(strings.NewReader("type octile\nheight 6\nwidth 12\nmap\n"+
+		"............\n"+
+		".WWWWWWWWWW.\n"+
+		".WWWWWWWWWW.\n"+
+		".WWWWWWWWWW.\n"+
+		"............\n"+
+		"............\n"), "lake.map", grid.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var boat grid.Filter
+	boat.Include[grid.AreaWater] = true
+	boat.Exclude[grid.AreaGround] = true
+	pl := agent.NewPlanner(g)
+	pl.Query.Filter = &boat
+	var p agent.Path
+	p.Lookahead = 5
+	from, to := image.Pt(1, 2), image.Pt(10, 2)
+	if _, err := pl.Plan(&p, from, to); err != nil || p.Status() != agent.Following {
+		t.Fatalf("boat: status %v, error %v", p.Status(), err)
+	}
+	// The grid alone has no path: its water is blocked.
+	var walker agent.Path
+	if _, err := agent.NewPlanner(g).Plan(&walker, from, to); err == nil {
+		t.Fatalf("a walker from the water: no error")
+	}
+	pos := agent.Centre(from)
+	for frame := 0; ; frame++ {
+		if frame == 3 {
+			dam := image.Rect(6, 2, 7, 3) // a rock in the channel
+			g.SetCells(dam, false)
+			if m := pl.Repair(&p, dam); m == agent.Broken {
+				t.Fatalf("repair %v, want the path mended through the water", m)
+			}
+		}
+		if frame > 200 {
+			t.Fatalf("not arrived, at %v", pos)
+		}
+		target, done := p.Steer(pos)
+		if done {
+			break
+		}
+		next := target
+		if d := target.Sub(pos); d.Len() > 0.3 {
+			next = pos.Add(d.Mul(0.3 / d.Len()))
+		}
+		for k := 0; k <= 64; k++ {
+			if c := agent.CellOf(pos.Add(next.Sub(pos).Mul(float64(k) / 64))); !boat.Passable(g, c) {
+				t.Fatalf("frame %d: the boat's move %v → %v enters %v, area %d", frame, pos, next, c, g.Area(c))
+			}
+		}
+		pos = next
 	}
 }

@@ -162,7 +162,7 @@ func (q *Queue) begin() bool {
 		}
 		if err != nil || !ok {
 			p.q, p.qi = nil, -1
-			p.set(q.g, p.cells[:0], p.to, NoPath)
+			p.set(q.g, q.Query.Filter, p.cells[:0], p.to, NoPath)
 			p.err = err
 			continue
 		}
@@ -179,10 +179,10 @@ func (q *Queue) finish(st core.Status) {
 	p.q, p.qi = nil, -1
 	cells, res := q.s.AppendPath(p.cells[:0])
 	if st == core.Found || st == core.BudgetSpent {
-		p.set(q.g, cells, p.to, statusOf(q.st, res.Status))
+		p.set(q.g, q.Query.Filter, cells, p.to, statusOf(q.st, res.Status))
 		return
 	}
-	p.set(q.g, cells[:0], p.to, NoPath)
+	p.set(q.g, q.Query.Filter, cells[:0], p.to, NoPath)
 }
 
 // The heap of waiting paths: higher priority first, then lower sequence.

@@ -15,7 +15,9 @@ import (
 // the same by calling RLock and RUnlock around what must see one version;
 // reading the grid otherwise while SetCells runs is a data race.
 
-// SetCells makes every cell of r free (free true) or blocked, in place.
+// SetCells makes every cell of r free (free true) or blocked, in place:
+// freed cells become [AreaGround] and blocked ones [AreaSolid], so that no
+// [Filter] opens them.
 // Cells of r outside the grid are ignored, so any rectangle is safe; so is
 // an edit that changes nothing, which leaves the version as it is.
 //
@@ -90,18 +92,26 @@ func (g *Grid) clone() *Grid {
 // held (or on a copy no one else sees yet). It reports whether a cell
 // changed.
 func (g *Grid) setCells(r image.Rectangle, free bool) bool {
-	// Shrink r to the cells that change.
+	// Shrink r to the cells that change. Blocking a blocked cell of an
+	// area a filter may open (water, trees) makes it solid: that changes
+	// no move, but a filtered query sees it.
 	ch := image.Rectangle{}
+	solidified := false
 	for y := r.Min.Y; y < r.Max.Y; y++ {
 		for x := r.Min.X; x < r.Max.X; x++ {
-			if g.free[g.pidx(x, y)] != free {
+			i := g.pidx(x, y)
+			switch {
+			case g.free[i] != free:
 				g.setFree(x, y, free)
 				ch = ch.Union(image.Rect(x, y, x+1, y+1))
+			case !free && g.area != nil && g.area[i] != AreaSolid:
+				g.area[i] = AreaSolid
+				solidified = true
 			}
 		}
 	}
 	if ch.Empty() {
-		return false
+		return solidified
 	}
 	// A cell's moves depend on its 8 neighbours.
 	m := ch.Inset(-1).Intersect(g.Bounds())

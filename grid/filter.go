@@ -131,11 +131,41 @@ type filtered struct {
 	mult [256]float64 // Cost with 0 read as 1
 }
 
-func (q *queryGraph) pass(i int32) bool {
-	g := q.g
-	a := g.areaAt(int(i))
-	f := q.filter.f
+func (q *queryGraph) pass(i int32) bool { return q.filter.f.passes(q.g, int(i)) }
+
+// passes reports whether f lets a unit into the cell at padded index i.
+func (f *Filter) passes(g *Grid, i int) bool {
+	a := g.areaAt(i)
 	return a != AreaSolid && !f.Exclude[a] && (g.free[i] || f.Include[a])
+}
+
+// Passable reports whether f lets a unit into cell p: [Grid.Passable] for
+// a nil f. It does not allocate; like Grid.Passable it must not overlap
+// [Grid.SetCells] unless the caller holds [Grid.RLock].
+func (f *Filter) Passable(g *Grid, p image.Point) bool {
+	if f == nil {
+		return g.Passable(p)
+	}
+	return g.In(p) && f.passes(g, g.pidx(p.X, p.Y))
+}
+
+// CanStep reports whether f lets a unit make the single move from a to the
+// neighbouring cell b: both pass f, b is one of the grid's neighbours of a,
+// and for a diagonal both side cells pass f. [Grid.CanStep] for a nil f.
+func (f *Filter) CanStep(g *Grid, a, b image.Point) bool {
+	if f == nil {
+		return g.CanStep(a, b)
+	}
+	d := b.Sub(a)
+	if d.X < -1 || d.X > 1 || d.Y < -1 || d.Y > 1 || d == (image.Point{}) {
+		return false
+	}
+	if d.X != 0 && d.Y != 0 {
+		if g.conn == Four || !f.Passable(g, image.Pt(b.X, a.Y)) || !f.Passable(g, image.Pt(a.X, b.Y)) {
+			return false
+		}
+	}
+	return f.Passable(g, a) && f.Passable(g, b)
 }
 
 func (q *queryGraph) mult(i int32) float64 {

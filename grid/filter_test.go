@@ -14,6 +14,7 @@ import (
 	"github.com/cairn-nav/cairn/core"
 	"github.com/cairn-nav/cairn/grid"
 	"github.com/cairn-nav/cairn/internal/testmap"
+	"github.com/go-gl/mathgl/mgl64"
 )
 
 // filterOracle is gonum's Dijkstra over the cells a filter lets through,
@@ -149,6 +150,16 @@ func TestFilterOracle(t *testing.T) {
 					from := image.Pt(r.IntN(w), r.IntN(h))
 					to := image.Pt(r.IntN(w), r.IntN(h))
 					dist, pass := filterOracle(g, &f, from)
+					if k == 0 {
+						for y := -1; y <= h; y++ {
+							for x := -1; x <= w; x++ {
+								c := image.Pt(x, y)
+								if f.Passable(g, c) != pass(c) {
+									t.Fatalf("seed %d filter %q: Passable(%v) = %v, want %v", seed, name, c, !pass(c), pass(c))
+								}
+							}
+						}
+					}
 					where := fmt.Sprintf("seed %d conn %v filter %q query %d %v → %v", seed, conn, name, k, from, to)
 					path, res, err := s.AppendPath(nil, from, to, grid.Query{Filter: &f})
 					if !pass(from) || !pass(to) {
@@ -177,6 +188,9 @@ func TestFilterOracle(t *testing.T) {
 						if i > 0 && path[i].X != path[i-1].X && path[i].Y != path[i-1].Y &&
 							(!pass(image.Pt(path[i].X, path[i-1].Y)) || !pass(image.Pt(path[i-1].X, path[i].Y))) {
 							t.Fatalf("%s: step %v → %v cuts a corner", where, path[i-1], path[i])
+						}
+						if i > 0 && !f.CanStep(g, path[i-1], path[i]) {
+							t.Fatalf("%s: CanStep(%v, %v) is false on the path", where, path[i-1], path[i])
 						}
 					}
 				}
@@ -228,6 +242,32 @@ func TestFilterLetters(t *testing.T) {
 	g.SetCells(image.Rect(3, 0, 4, 1), false)
 	if a := g.Area(image.Pt(3, 0)); a != grid.AreaSolid {
 		t.Errorf("after blocking: area %d, want solid", a)
+	}
+}
+
+// TestFilterSegmentFree checks the filtered segment test against the
+// grid's own on a map whose areas the filter treats as the grid does, and
+// on a boat's water.
+func TestFilterSegmentFree(t *testing.T) {
+	g, err := grid.ReadMap(strings.NewReader("type octile\nheight 3\nwidth 5\nmap\n"+
+		".....\n"+
+		"WWWWW\n"+
+		".....\n"), "water.map", grid.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var boat grid.Filter
+	boat.Include[grid.AreaWater] = true
+	boat.Exclude[grid.AreaGround] = true
+	a, b := mgl64.Vec2{0.5, 1.5}, mgl64.Vec2{4.5, 1.5}
+	if g.SegmentFree(a, b) || (*grid.Filter)(nil).SegmentFree(g, a, b) {
+		t.Error("along the water: free for a walker")
+	}
+	if !boat.SegmentFree(g, a, b) {
+		t.Error("along the water: not free for a boat")
+	}
+	if c := (mgl64.Vec2{0.5, 0.5}); boat.SegmentFree(g, c, a) || !(&grid.Filter{}).SegmentFree(g, c, mgl64.Vec2{4.5, 0.5}) {
+		t.Error("a boat on land, or a walker along the shore")
 	}
 }
 

@@ -25,6 +25,20 @@ const segmentSlack = 1e-9
 // spans: O(|b−a| + 1) cell reads, with no allocation. Like [Grid.Passable],
 // it must not overlap [Grid.SetCells] unless the caller holds [Grid.RLock].
 func (g *Grid) SegmentFree(a, b mgl64.Vec2) bool {
+	return g.segmentPasses(a, b, nil)
+}
+
+// SegmentFree is [Grid.SegmentFree] for a unit that goes where f lets it:
+// every cell the segment touches must pass f (see [Filter]). A nil f is
+// the grid's own rule. It costs what Grid.SegmentFree does and does not
+// allocate.
+func (f *Filter) SegmentFree(g *Grid, a, b mgl64.Vec2) bool {
+	return g.segmentPasses(a, b, f)
+}
+
+// segmentPasses is SegmentFree with the cells that f lets through, or the
+// free cells when f is nil.
+func (g *Grid) segmentPasses(a, b mgl64.Vec2, f *Filter) bool {
 	for _, v := range [4]float64{a.X(), a.Y(), b.X(), b.Y()} {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return false
@@ -65,7 +79,11 @@ func (g *Grid) SegmentFree(a, b mgl64.Vec2) bool {
 		// bounds checked above, so the row's ends need no test.
 		row := g.pidx(0, j)
 		for i := i0; i <= i1; i++ {
-			if !g.free[row+i] {
+			if f == nil {
+				if !g.free[row+i] {
+					return false
+				}
+			} else if !f.passes(g, row+i) {
 				return false
 			}
 		}
