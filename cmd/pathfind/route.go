@@ -28,6 +28,7 @@ func setupRoute(fs *flag.FlagSet) func(io.Writer) error {
 		"smoothed red, the mesh's polygons outlined grey-blue with portals green and the path magenta (navmesh; outlines\n"+
 		"only at a pixel or more a cell), start green, goal cyan; maps over 1024 cells a side are scaled down")
 	rf := addRouterFlags(fs)
+	size := addSizeFlag(fs)
 	return func(stdout io.Writer) error {
 		switch {
 		case *mapPath == "":
@@ -38,6 +39,9 @@ func setupRoute(fs *flag.FlagSet) func(io.Writer) error {
 			return cli.Usagef("-to is required")
 		}
 		if err := rf.check(); err != nil {
+			return err
+		}
+		if err := checkSize(*size, rf); err != nil {
 			return err
 		}
 		if *pngPath != "" {
@@ -55,7 +59,11 @@ func setupRoute(fs *flag.FlagSet) func(io.Writer) error {
 		if err := checkEnd(g, to.p, "goal"); err != nil {
 			return fmt.Errorf("%s: %w", *mapPath, err)
 		}
-		ans, err := rf.build(g)
+		sg, err := sizedGrid(g, *size, from.p, to.p)
+		if err != nil {
+			return fmt.Errorf("%s: %w", *mapPath, err)
+		}
+		ans, err := rf.build(sg)
 		if err != nil {
 			return err
 		}
@@ -72,7 +80,7 @@ func setupRoute(fs *flag.FlagSet) func(io.Writer) error {
 		if err != nil {
 			return err
 		}
-		if err := ans.verify(from.p, to.p, st); err != nil {
+		if err := verifySized(ans, g, from.p, to.p, st, *size); err != nil {
 			return fmt.Errorf("-algo %s answered %s to %s wrongly: %w", rf.algo, pointString(from.p), pointString(to.p), err)
 		}
 
@@ -82,7 +90,7 @@ func setupRoute(fs *flag.FlagSet) func(io.Writer) error {
 		}
 		fmt.Fprintf(stdout, "status    %s\n", st.status)
 		if st.status == core.Unreachable {
-			fmt.Fprintf(stdout, "why       %s\n", unreachableWhy(g, from.p, to.p, rf.radius))
+			fmt.Fprintf(stdout, "why       %s\n", routeWhy(g, from.p, to.p, rf.radius, *size))
 		}
 		fmt.Fprintf(stdout, "cost      %s\n", cost)
 		fmt.Fprintf(stdout, "steps     %d\n", ans.steps())
