@@ -29,6 +29,7 @@ func setupRoute(fs *flag.FlagSet) func(io.Writer) error {
 		"only at a pixel or more a cell), start green, goal cyan; maps over 1024 cells a side are scaled down")
 	rf := addRouterFlags(fs)
 	size := addSizeFlag(fs)
+	filter := addFilterFlag(fs)
 	return func(stdout io.Writer) error {
 		switch {
 		case *mapPath == "":
@@ -44,6 +45,12 @@ func setupRoute(fs *flag.FlagSet) func(io.Writer) error {
 		if err := checkSize(*size, rf); err != nil {
 			return err
 		}
+		if err := filter.parse(); err != nil {
+			return err
+		}
+		if filter.f != nil && ((rf.algo != "astar" && rf.algo != "dijkstra") || *size != 1 || *pngPath != "" || rf.plain) {
+			return cli.Usagef("-filter goes with -algo astar or dijkstra, without -size, -png or -plain")
+		}
 		if *pngPath != "" {
 			if err := atomicfile.Check(*pngPath); err != nil {
 				return fmt.Errorf("-png %w", err)
@@ -52,6 +59,12 @@ func setupRoute(fs *flag.FlagSet) func(io.Writer) error {
 		g, err := grid.LoadMap(*mapPath, grid.Options{})
 		if err != nil {
 			return err
+		}
+		if filter.f != nil {
+			if err := routeFiltered(stdout, g, filter.f, from.p, to.p, rf, *showPath); err != nil {
+				return fmt.Errorf("%s: %w", *mapPath, err)
+			}
+			return nil
 		}
 		if err := checkEnd(g, from.p, "start"); err != nil {
 			return fmt.Errorf("%s: %w", *mapPath, err)
