@@ -2,6 +2,7 @@ package agent
 
 import (
 	"image"
+	"math"
 	"time"
 
 	"github.com/cairn-nav/cairn/core"
@@ -15,13 +16,15 @@ type Budget struct {
 	// Expansions caps the nodes expanded (cells, or jump points).
 	Expansions int
 	// Time caps the time spent, checked between slices of at most
-	// [SliceExpansions] expansions, so a call may overrun it by one slice.
+	// [SliceExpansions] expansions, so a call may overrun it by one slice
+	// (on open 4096² maps without the JPS+ table, where one expansion may
+	// scan thousands of cells, a slice takes up to a few ms).
 	Time time.Duration
 }
 
 // SliceExpansions is the most expansions [Queue.Run] gives a search
-// between two looks at the clock.
-const SliceExpansions = 256
+// between two looks at the clock, when its Budget has a Time.
+const SliceExpansions = 32
 
 // Queue spreads the path searches of many agents over frames. Each agent's
 // [Path] has at most one request waiting; requests run one at a time,
@@ -126,7 +129,10 @@ func (q *Queue) Run(b Budget) (expanded, finished int) {
 		if q.active == nil && !q.begin() {
 			return expanded, finished
 		}
-		n := SliceExpansions
+		n := math.MaxInt
+		if b.Time > 0 {
+			n = SliceExpansions
+		}
 		if b.Expansions > 0 {
 			n = min(n, b.Expansions-expanded)
 			if n <= 0 {

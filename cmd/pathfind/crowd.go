@@ -32,6 +32,8 @@ type crowdFlags struct {
 	lookahead float64
 	reach     int
 	budget    int
+	budgetUS  int
+	scan      bool
 	trace     string
 	asJSON    bool
 }
@@ -49,6 +51,8 @@ func setupCrowd(fs *flag.FlagSet) func(io.Writer) error {
 	fs.Float64Var(&f.lookahead, "lookahead", 4, "the steering's lookahead along the path, in cells")
 	fs.IntVar(&f.reach, "reach", 128, "each goal is drawn within `D` cells (Chebyshev) of the agent where the region allows; 0: anywhere")
 	fs.IntVar(&f.budget, "budget", 4096, "the path searches' budget of expansions a frame")
+	fs.IntVar(&f.budgetUS, "budget-us", 0, "also cap the path searches' time a frame at `US` microseconds (0: no cap)")
+	fs.BoolVar(&f.scan, "scan", false, "search without the grid's JPS+ table (jump points scan the rows): slower searches, cheaper edits")
 	fs.StringVar(&f.trace, "trace", "", "write the edits and every agent's position each frame to `file`: lines\n"+
 		"\"edit F x0 y0 x1 y1 block|free\" (a half-open cell rectangle, applied before frame F) and \"pos F A x y\"")
 	fs.BoolVar(&f.asJSON, "json", false, "print the summary as one JSON object")
@@ -129,6 +133,8 @@ func (f *crowdFlags) run(stdout io.Writer) error {
 		return cli.Usagef("-reach %d, want 0 or more", f.reach)
 	case f.budget < 1:
 		return cli.Usagef("-budget %d, want 1 or more", f.budget)
+	case f.budgetUS < 0:
+		return cli.Usagef("-budget-us %d, want 0 or more", f.budgetUS)
 	}
 	if f.trace != "" {
 		if err := atomicfile.Check(f.trace); err != nil {
@@ -139,8 +145,11 @@ func (f *crowdFlags) run(stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	g.BuildJumps()
+	if !f.scan {
+		g.BuildJumps()
+	}
 	c := &crowd{f: f, g: g, r: rand.New(rand.NewPCG(f.seed, 0x63726f7764)), q: agent.NewQueue(g), pl: agent.NewPlanner(g)}
+	c.q.Query.Scan, c.pl.Query.Scan = f.scan, f.scan
 	if err := c.spawn(); err != nil {
 		return err
 	}
@@ -222,7 +231,7 @@ func (c *crowd) run() {
 		dtEdit := time.Since(t0)
 		c.writePositions(fr)
 		t0 = time.Now()
-		exp, _ := c.q.Run(agent.Budget{Expansions: c.f.budget})
+		exp, _ := c.q.Run(agent.Budget{Expansions: c.f.budget, Time: time.Duration(c.f.budgetUS) * time.Microsecond})
 		c.sum.Expansions += exp
 		c.sum.Waiting = max(c.sum.Waiting, c.q.Len())
 		for i := range c.agents {
