@@ -14,17 +14,22 @@ import (
 // Options tunes how a mesh is built. The zero value is a mesh of convex
 // polygons for a point agent.
 type Options struct {
-	// Radius is the agent's radius: the mesh keeps only the cells every
-	// point of which is at least Radius from every blocked cell and from the
-	// map's edge, so paths keep that distance from walls (see erode; for
-	// [FromPolygons], from the input's rings, see there). 0 is a point
+	// Radius is the agent's radius: the mesh keeps only the points at
+	// least Radius from every blocked cell and from the map's edge, so
+	// paths keep that distance from walls. [FromGrid] offsets the walls by
+	// the radius on square subcells of side CellSize, and returns a mesh of
+	// polygons whose vertices are multiples of it (with Rectangles, it keeps
+	// only the whole cells every point of which is far enough: see erode);
+	// [FromPolygons] does the same from the input's rings. 0 is a point
 	// agent; negative, NaN or infinite values are an error.
 	Radius float64
-	// CellSize is, for [FromPolygons] with a Radius above 0, the side of
-	// the square cells the walkable area is rasterized into before it is
-	// eroded (see FromPolygons), rounded down to a power of two; 0 means
-	// Radius/2. Smaller cells keep more of the narrow passages and cost
-	// more: the area may span at most 2²⁴ cells. FromGrid ignores it.
+	// CellSize is, with a Radius above 0, the side of the square subcells
+	// the walkable area is rasterized into before its walls are offset,
+	// rounded down to a power of two; 0 means Radius/4 for FromGrid and
+	// Radius/2 for FromPolygons. Smaller cells keep
+	// more of the narrow passages and cost more: the area may span at most
+	// 2²⁴ cells (FromGrid coarsens them to fit, up to ½ a cell, and
+	// FromPolygons refuses).
 	CellSize float64
 	// Rectangles makes [FromGrid] stop at its first step and return the
 	// rectangles of cells (see the package documentation): built in a
@@ -47,6 +52,12 @@ type rect struct{ x0, y0, x1, y1 int32 }
 // Delaunay flips, linear on typical maps); BenchmarkFromGrid measures it on
 // Moving AI maps.
 func FromGrid(g *grid.Grid, opt Options) (*Mesh, error) {
+	if g != nil && opt.Radius > 0 && !opt.Rectangles {
+		if err := checkRadius(opt.Radius); err != nil {
+			return nil, err
+		}
+		return erodeGrid(g, opt)
+	}
 	g, err := erode(g, opt.Radius)
 	if err != nil {
 		return nil, err

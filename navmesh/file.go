@@ -266,7 +266,7 @@ func (m *Mesh) writePolys(e *binfile.Writer) {
 // edges, O(E log E) for a mesh built from polygons, and allocates the
 // mesh, its cell or point index and a 64 KiB buffer.
 func Read(r io.Reader) (*Mesh, error) {
-	return readMesh(r, nil)
+	return readMesh(r, nil, nil)
 }
 
 // ReadFor is [Read] for the mesh that [FromGrid] builds from g with opt: it
@@ -279,11 +279,28 @@ func Read(r io.Reader) (*Mesh, error) {
 // opt.Radius may occupy (an invalid radius is an error, not a
 // FormatError), and their [Fingerprint]: O(W·H) for a point agent.
 func ReadFor(r io.Reader, g *grid.Grid, opt Options) (*Mesh, error) {
+	if g != nil && opt.Radius > 0 && !opt.Rectangles {
+		if err := checkRadius(opt.Radius); err != nil {
+			return nil, err
+		}
+		// FromGrid's mesh for a radius is of polygons, bound to the grid,
+		// the radius and the subcells; one too large for any leaves no
+		// room and is the empty grid mesh.
+		if opt.Radius <= float64(min(g.Width(), g.Height()))/2 {
+			c, err := subcell(g, opt)
+			if err != nil {
+				return nil, err
+			}
+			b := radiusBinding(g, opt.Radius, c)
+			return readMesh(r, nil, &b)
+		}
+		return readMesh(r, blockedGrid(g.Width(), g.Height()), nil)
+	}
 	g, err := erode(g, opt.Radius)
 	if err != nil {
 		return nil, err
 	}
-	return readMesh(r, g)
+	return readMesh(r, g, nil)
 }
 
 // meshFile is what readMesh has read of a file, with the offsets of its
@@ -304,7 +321,7 @@ type meshFile struct {
 
 // readMesh reads the header of a mesh file and the rest by its source; with
 // g not nil, only a mesh built from a grid, for the walkable cells of g.
-func readMesh(r io.Reader, g *grid.Grid) (*Mesh, error) {
+func readMesh(r io.Reader, g *grid.Grid, bound *binding) (*Mesh, error) {
 	d := binfile.NewReader(r, "navmesh", func(off int64, msg string) error { return &FormatError{off, msg} })
 	hdr := d.Scratch(fileHeaderSize)
 	err := d.Read(hdr[:len(fileMagic)], "magic")
@@ -322,10 +339,14 @@ func readMesh(r io.Reader, g *grid.Grid) (*Mesh, error) {
 		return nil, &FormatError{8, fmt.Sprintf("unknown version %d, want %d", v, fileVersion)}
 	}
 	switch s := le.Uint32(hdr[12:]); {
+	case s == sourcePolygons && g != nil && le.Uint32(hdr[16:]) != 0:
+		return nil, &FormatError{24, "mesh was built for another map or agent radius"}
 	case s == sourcePolygons && g != nil:
 		return nil, &FormatError{12, "mesh was built from polygons, not from a grid: read it with Read, not ReadFor"}
 	case s == sourcePolygons:
-		return readPolyFile(d, hdr)
+		return readPolyFile(d, hdr, bound)
+	case bound != nil:
+		return nil, &FormatError{24, "mesh was built for another map or agent radius"}
 	case s != sourceGrid && s != sourceConvex:
 		return nil, &FormatError{12, fmt.Sprintf("unknown source %d, want %d (rectangles from a grid), %d (polygons) or %d (convex polygons from a grid)", s, sourceGrid, sourcePolygons, sourceConvex)}
 	}

@@ -18,7 +18,7 @@ import (
 // writePolygons writes a mesh built from polygons (source 2).
 func (m *Mesh) writePolygons(w io.Writer) (int64, error) {
 	e := binfile.NewWriter(w)
-	m.writeHeader(e, sourcePolygons, 0, 0, 0)
+	m.writeHeader(e, sourcePolygons, m.bound.w, m.bound.h, m.bound.fp)
 	m.writeVertices(e)
 	m.writePolys(e)
 	return e.Finish()
@@ -26,12 +26,17 @@ func (m *Mesh) writePolygons(w io.Writer) (int64, error) {
 
 // readPolyFile reads the rest of a mesh file of source 2 (polygons), whose
 // header is hdr, and checks and assembles the mesh.
-func readPolyFile(d *binfile.Reader, hdr []byte) (*Mesh, error) {
+func readPolyFile(d *binfile.Reader, hdr []byte, want *binding) (*Mesh, error) {
 	le := binary.LittleEndian
-	for at := 16; at < 32; at += 4 {
-		if v := le.Uint32(hdr[at:]); v != 0 {
-			return nil, &FormatError{int64(at), fmt.Sprintf("reserved field is %d, want 0 in a mesh built from polygons", v)}
-		}
+	bound := binding{w: le.Uint32(hdr[16:]), h: le.Uint32(hdr[20:]), fp: le.Uint64(hdr[24:])}
+	if (bound.w == 0) != (bound.h == 0) {
+		return nil, &FormatError{16, fmt.Sprintf("grid size %d×%d, want both 0 (a mesh from polygons) or neither", bound.w, bound.h)}
+	}
+	if bound.w == 0 && bound.fp != 0 {
+		return nil, &FormatError{24, "fingerprint without a grid size"}
+	}
+	if want != nil && bound != *want {
+		return nil, &FormatError{24, "mesh was built for another map or agent radius"}
 	}
 	nv, np, ne := le.Uint32(hdr[32:]), le.Uint32(hdr[36:]), le.Uint32(hdr[40:])
 	// Bounds from FromPolygons: at least one ring of 3 points and at most
@@ -53,7 +58,12 @@ func readPolyFile(d *binfile.Reader, hdr []byte) (*Mesh, error) {
 	if err := f.readSections(d, 0, n, p, e); err != nil {
 		return nil, err
 	}
-	return f.polyMesh()
+	m, err := f.polyMesh()
+	if err != nil {
+		return nil, err
+	}
+	m.bound = bound
+	return m, nil
 }
 
 // polyMesh checks what was read of a mesh built from polygons and

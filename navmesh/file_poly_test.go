@@ -242,12 +242,18 @@ func TestFilePolygonsCorrupt(t *testing.T) {
 		offset int64 // −1: any
 		msg    string
 	}{
-		{"reserved", func(f *polyFile) []byte {
+		{"half a grid size", func(f *polyFile) []byte {
 			b := f.bytes()
 			b[20] = 1
 			fixCRC(b)
 			return b
-		}, 20, "reserved field"},
+		}, 16, "grid size 0×1"},
+		{"fingerprint without a grid", func(f *polyFile) []byte {
+			b := f.bytes()
+			b[30] = 1
+			fixCRC(b)
+			return b
+		}, 24, "fingerprint without a grid size"},
 		{"too few vertices", func(f *polyFile) []byte { f.verts = f.verts[:2]; f.sizes, f.edges = nil, nil; return nil }, 32, "2 vertices"},
 		{"too many edges", func(f *polyFile) []byte {
 			for range 6 * nv {

@@ -615,14 +615,14 @@ func TestFileReadFor(t *testing.T) {
 		t.Error("ReadFor with a nil grid succeeded")
 	}
 
-	// A mesh for an agent of radius 1 covers fewer cells than the map
-	// has free: it is the mesh of that map for that radius only.
+	// A mesh for an agent of radius 1 is of polygons on subcells, bound
+	// to that map, that radius and those subcells only.
 	g = testmap.Random(3, 30, 20, 0.05, grid.Options{})
 	m, err := navmesh.FromGrid(g, navmesh.Options{Radius: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b = encodeMesh(t, m, g)
+	b = encodePolyMesh(t, m)
 	rm, err := navmesh.ReadFor(bytes.NewReader(b), g, navmesh.Options{Radius: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -630,6 +630,12 @@ func TestFileReadFor(t *testing.T) {
 	sameMesh(t, m, rm, g, 9)
 	refused(b, g, navmesh.Options{}, "radius 0")
 	refused(b, g, navmesh.Options{Radius: 2.5}, "radius 2.5")
+	refused(b, g, navmesh.Options{Radius: 1, CellSize: 1.0 / 32}, "radius 1 on subcells of 1/32")
+	other := g.WithCells(image.Rect(3, 3, 4, 4), false)
+	refused(b, other, navmesh.Options{Radius: 1}, "radius 1 on an edited map")
+	if _, err := navmesh.Read(bytes.NewReader(b)); err != nil {
+		t.Errorf("Read of a radius mesh: %v", err)
+	}
 	refused(encodeMesh(t, mustMesh(t, g), g), g, navmesh.Options{Radius: 1}, "a point agent's mesh for radius 1")
 	_, err = navmesh.ReadFor(bytes.NewReader(b), g, navmesh.Options{Radius: -1})
 	if _, ok := errors.AsType[*navmesh.FormatError](err); err == nil || ok {

@@ -126,6 +126,11 @@ type Mesh struct {
 	// cell in row-major order; zero and nil for a mesh from polygons.
 	w, h int
 	walk []uint64
+	// bound, for a mesh of polygons that FromGrid built for an agent
+	// radius, is the binding that ReadFor checks: the grid's size and a
+	// fingerprint of its cells, the radius and the subcell side (see
+	// radiusBinding); zero otherwise.
+	bound binding
 	// loc locates points: the cell index of a mesh of rectangles, the
 	// polygon index of a mesh of convex polygons; nil for the zero Mesh.
 	loc locator

@@ -253,10 +253,11 @@ map
 @@@@@@@@@@@@@
 `
 
-// TestNavmeshRadius checks -radius: cells nearer a wall than the radius
-// drop out of the mesh, so the rooms' gap closes (unreachable), an end near
-// a wall is an error for route and no path for scen, and paths keep the
-// radius from walls.
+// TestNavmeshRadius checks -radius: the mesh keeps the points at least the
+// radius from every wall, so the rooms' gap one cell wide stays open for a
+// radius of 0.25 and closes for 0.5 (unreachable), an end near a wall is an
+// error for route and no path for scen, and paths keep the radius from
+// walls.
 func TestNavmeshRadius(t *testing.T) {
 	dir := t.TempDir()
 	m := writeFile(t, dir, "rooms.map", rooms)
@@ -271,10 +272,11 @@ func TestNavmeshRadius(t *testing.T) {
 		want   string // in the path line, or on stderr when code is not 0
 	}{
 		{"point agent through the gap", route("3,4", "9,4"), 0, "found", "3.500000,4.500000 6.000000,4.000000 7.000000,4.000000 9.500000,4.500000"},
-		{"gap closed", route("3,4", "9,4", "-radius", "0.25"), 0, "unreachable", "none"},
+		{"gap open for a small agent", route("3,4", "9,4", "-radius", "0.25"), 0, "found", "3.500000,4.500000 5.937500,3.687500 7.062500,3.687500 9.500000,4.500000"},
+		{"gap closed", route("3,4", "9,4", "-radius", "0.5"), 0, "unreachable", "none"},
 		{"inside the room", route("2,2", "4,6", "-radius", "1"), 0, "found", "2.500000,2.500000 4.500000,6.500000"},
-		{"start by a wall", route("1,1", "3,4", "-radius", "0.25"), 1, "", "start 1,1 is nearer than -radius 0.25 to a wall or the map's edge"},
-		{"goal by the gap", route("3,4", "5,3", "-radius", "0.25"), 1, "", "goal 5,3 is nearer than -radius 0.25"},
+		{"start by a wall", route("1,1", "3,4", "-radius", "0.6"), 1, "", "start 1,1 is nearer than -radius 0.6 to a wall or the map's edge"},
+		{"goal by the gap", route("3,4", "5,3", "-radius", "0.75"), 1, "", "goal 5,3 is nearer than -radius 0.75"},
 		{"goal by a wall at radius 1.5", route("3,4", "2,2", "-radius", "1.5"), 1, "", "goal 2,2 is nearer than -radius 1.5"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -295,7 +297,7 @@ func TestNavmeshRadius(t *testing.T) {
 				t.Errorf("path %q, want %q", got, tc.want)
 			}
 			if tc.status == "unreachable" {
-				if got := field(t, out, "why"); got != "every way from start to goal passes nearer than -radius 0.25 to a wall" {
+				if got := field(t, out, "why"); got != "every way from start to goal passes nearer than -radius 0.5 to a wall" {
 					t.Errorf("why %q", got)
 				}
 			}

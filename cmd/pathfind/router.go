@@ -91,8 +91,8 @@ func addRouterFlags(fs *flag.FlagSet) *routerFlags {
 		" (manhattan overestimates on 8-connected maps: paths may be longer than optimal)")
 	fs.StringVar(&rf.graph, "graph", "", "for -algo hpa, load the graph from `file` (written by hpabuild) instead of building it")
 	fs.BoolVar(&rf.smooth, "smooth", false, "for -algo hpa, smooth the path by line of sight; paths then hold the turning points")
-	fs.Float64Var(&rf.radius, "radius", 0, "for -algo navmesh, the agent's radius `R` in cells: the mesh keeps only the cells at least R from\n"+
-		"every blocked cell and the map's edge, and every leg is checked to keep R from them (0: a point agent)")
+	fs.Float64Var(&rf.radius, "radius", 0, "for -algo navmesh, the agent's radius `R` in cells: the mesh keeps the points at least R from every\n"+
+		"blocked cell and the map's edge (walls offset on subcells of R/4), and every leg is checked to keep R from them (0: a point agent)")
 	return rf
 }
 
