@@ -59,7 +59,6 @@ type Searcher struct {
 	startEdges [MaxLevels][]core.Edge
 	goalEdges  [MaxLevels][]core.Edge
 	seq        [MaxLevels][]int32
-	buf        []int32
 	lastLevel  int // level of the latest abstract search, 0 when none
 
 	// The refinement in progress, its deepest level last; empty once the
