@@ -128,7 +128,7 @@ func build(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 
-	g, err := grid.LoadMap(f.mapPath, grid.Options{})
+	g, err := grid.Load(f.mapPath, grid.LoadOptions{})
 	if err != nil {
 		return err
 	}

@@ -164,7 +164,7 @@ func scale(args []string, stdout io.Writer) error {
 		}
 	}
 	t0 := time.Now()
-	g, err := grid.LoadMap(*in, grid.Options{})
+	g, err := grid.Load(*in, grid.LoadOptions{})
 	if err != nil {
 		return err
 	}

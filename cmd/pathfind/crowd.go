@@ -141,7 +141,7 @@ func (f *crowdFlags) run(stdout io.Writer) error {
 			return fmt.Errorf("-trace %w", err)
 		}
 	}
-	g, err := grid.LoadMap(f.mapPath, grid.Options{})
+	g, err := grid.Load(f.mapPath, grid.LoadOptions{})
 	if err != nil {
 		return err
 	}

@@ -108,7 +108,7 @@ func (f *editsFlags) run(stdout io.Writer) error {
 			return fmt.Errorf("-cpuprofile %w", err)
 		}
 	}
-	g, err := grid.LoadMap(f.mapPath, grid.Options{})
+	g, err := grid.Load(f.mapPath, grid.LoadOptions{})
 	if err != nil {
 		return err
 	}

@@ -42,7 +42,7 @@ func setupFlow(fs *flag.FlagSet) func(io.Writer) error {
 				}
 			}
 		}
-		g, err := grid.LoadMap(*mapPath, grid.Options{})
+		g, err := grid.Load(*mapPath, grid.LoadOptions{})
 		if err != nil {
 			return err
 		}

@@ -56,7 +56,7 @@ func setupRoute(fs *flag.FlagSet) func(io.Writer) error {
 				return fmt.Errorf("-png %w", err)
 			}
 		}
-		g, err := grid.LoadMap(*mapPath, grid.Options{})
+		g, err := grid.Load(*mapPath, grid.LoadOptions{})
 		if err != nil {
 			return err
 		}
