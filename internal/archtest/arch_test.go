@@ -39,6 +39,7 @@ var allowed = map[string][]string{
 	"cmd/internal/picture": {"grid", "hpa", "navmesh", "internal/atomicfile"},
 	"cmd/hpabuild":         {"cmd/internal/cli", "cmd/internal/picture", "grid", "hpa", "internal/atomicfile"},
 	"cmd/mapgen":           {"cmd/internal/cli", "grid", "mapgen", "internal/atomicfile", "internal/baseline"},
+	"cmd/navbuild":         {"cmd/internal/cli", "cmd/internal/picture", "grid", "navmesh", "navmesh/navjson", "internal/atomicfile"},
 	"cmd/pathfind": {"agent", "cmd/internal/cli", "cmd/internal/picture", "core", "grid", "hpa", "navmesh", "smooth", "mapgen",
 		"internal/atomicfile", "internal/baseline", "internal/gridcheck"},
 
