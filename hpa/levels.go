@@ -177,6 +177,10 @@ type levelScratch struct {
 	v   *confined
 	s   *core.Searcher
 	buf []intraEdge
+	// Of pruneIntra: the edges' distinct nodes, sorted, and the k×k matrix
+	// of their edge costs.
+	ids []int32
+	d   []float64
 }
 
 func (h *Graph) newLevelScratch(l int) *levelScratch {
@@ -197,7 +201,7 @@ func (sc *levelScratch) levelIntra(dst []intraEdge, c int32, ms []int32) []intra
 			}
 		}
 	}
-	return pruneIntra(dst)
+	return sc.pruneIntra(dst)
 }
 
 // membersOf returns the nodes of level-l cluster c.
@@ -287,32 +291,37 @@ func (h *Graph) checkNode(n NodeID) {
 // positive costs the replacements cannot go round in a circle), but the
 // dense graphs of the higher levels lose most of their edges. It costs
 // O(k³) for k nodes and reuses es's array.
-func pruneIntra(es []intraEdge) []intraEdge {
+func (sc *levelScratch) pruneIntra(es []intraEdge) []intraEdge {
 	if len(es) < 3 {
 		return es
 	}
-	// Local indices of the nodes.
-	ids := make(map[int32]int, 2*len(es))
+	// Local indices of the nodes: their places in the sorted list of the
+	// distinct ones.
+	ids := sc.ids[:0]
 	for _, e := range es {
-		for _, n := range [2]int32{e.from, e.to} {
-			if _, ok := ids[n]; !ok {
-				ids[n] = len(ids)
-			}
-		}
+		ids = append(ids, e.from, e.to)
+	}
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	sc.ids = ids
+	local := func(n int32) int {
+		i, _ := slices.BinarySearch(ids, n)
+		return i
 	}
 	k := len(ids)
 	inf := math.Inf(1)
-	d := make([]float64, k*k)
+	d := slices.Grow(sc.d[:0], k*k)[:k*k]
+	sc.d = d
 	for i := range d {
 		d[i] = inf
 	}
 	for _, e := range es {
-		a, c := ids[e.from], ids[e.to]
+		a, c := local(e.from), local(e.to)
 		d[a*k+c], d[c*k+a] = e.cost, e.cost
 	}
 	kept := es[:0]
 	for _, e := range es {
-		a, c := ids[e.from], ids[e.to]
+		a, c := local(e.from), local(e.to)
 		limit := e.cost * (1 + 1e-12)
 		dominated := false
 		for b := range k {
