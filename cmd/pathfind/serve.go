@@ -58,7 +58,7 @@ func setupServe(fs *flag.FlagSet) func(io.Writer) error {
 		if *queue < 0 {
 			return cli.Usagef("-queue %d, want 0 or more", *queue)
 		}
-		g, err := grid.LoadMap(*mapPath, grid.Options{})
+		g, err := grid.Load(*mapPath, grid.LoadOptions{})
 		if err != nil {
 			return err
 		}
@@ -123,6 +123,10 @@ func (s *server) handler() http.Handler {
 	mux.HandleFunc("/api/route", s.handleRoute)
 	mux.HandleFunc("/api/edit", s.handleEdit)
 	mux.HandleFunc("/api/reset", s.handleReset)
+	mux.HandleFunc("/api/trace", s.handleTrace)
+	mux.HandleFunc("/api/crowd/start", s.handleCrowdStart)
+	mux.HandleFunc("/api/crowd/step", s.handleCrowdStep)
+	mux.HandleFunc("/api/crowd/stop", s.handleCrowdStop)
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, fmt.Sprintf("no API %s", r.URL.Path))
 	})

@@ -32,6 +32,9 @@ type serveLimits struct {
 	// Wait is the longest a route waits for a worker, or an edit for the
 	// edit before it; 0 means defaultQueueWait.
 	Wait time.Duration
+	// Trace is the most expansions a trace (GET /api/trace) records; 0
+	// means traceLimit.
+	Trace int
 }
 
 // withDefaults returns l with its zero fields set to the defaults.
@@ -44,6 +47,9 @@ func (l serveLimits) withDefaults() serveLimits {
 	}
 	if l.Wait <= 0 {
 		l.Wait = defaultQueueWait
+	}
+	if l.Trace <= 0 {
+		l.Trace = traceLimit
 	}
 	return l
 }

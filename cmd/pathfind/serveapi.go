@@ -23,16 +23,19 @@ import (
 // a few numbers.
 const maxBody = 4 << 10
 
-// server keeps the current world of "pathfind serve". Routes read it
-// without waiting for edits and run on the workers of routes; edits and
-// resets take turns on edit, each building the next world from the
-// current one.
+// server keeps the current world of "pathfind serve". Routes and traces
+// read it without waiting for edits and run on the workers of routes;
+// edits and resets take turns on edit, each building the next world from
+// the current one, and apply themselves to the crowd, if one runs, while
+// they hold that turn.
 type server struct {
-	name   string
-	orig   *world // as loaded, for /api/reset
-	routes *routePool
-	edit   chan struct{} // holds a token while an edit or reset runs
-	cur    atomic.Pointer[world]
+	name       string
+	orig       *world // as loaded, for /api/reset
+	routes     *routePool
+	edit       chan struct{} // holds a token while an edit, a reset or a crowd's start runs
+	cur        atomic.Pointer[world]
+	traceLimit int // the most expansions a trace records
+	crowd      serveCrowd
 }
 
 // newServer returns the server of g, named name, with hg its HPA* graph and
@@ -44,7 +47,7 @@ func newServer(name string, g *grid.Grid, hg *hpa.Graph, l serveLimits) (*server
 		return nil, err
 	}
 	l = l.withDefaults()
-	s := &server{name: name, orig: newWorld(0, g, hg, nm), routes: newRoutePool(l), edit: make(chan struct{}, 1)}
+	s := &server{name: name, orig: newWorld(0, g, hg, nm), routes: newRoutePool(l), edit: make(chan struct{}, 1), traceLimit: l.Trace}
 	s.cur.Store(s.orig)
 	return s, nil
 }
@@ -277,10 +280,12 @@ func (s *server) unlockEdits() { <-s.edit }
 // each waiting at most the wait of routes (503 with Retry-After after
 // that); an edit copies the grid, updates the touched HPA* clusters and
 // builds the navmesh again (BenchmarkServeEdit measures it), then makes
-// the new world current. It waits for no route and no route waits for it,
-// but it shares the cores with them, so under load it takes longer (the
-// README gives figures). The first route on each worker after an edit
-// makes that worker's searchers again.
+// the new world current, and edits the crowd's grid and repairs its
+// agents' paths (see [serveCrowd.edit]). It waits for no route and no
+// route waits for it, but it shares the cores with them, so under load it
+// takes longer (the README gives figures); it waits for a crowd's step in
+// progress. The first route on each worker after an edit makes that
+// worker's searchers again.
 func (s *server) handleEdit(w http.ResponseWriter, r *http.Request) {
 	var req editRequest
 	if !decodeRequest(w, r, &req) {
@@ -342,17 +347,24 @@ func (s *server) handleEdit(w http.ResponseWriter, r *http.Request) {
 		next = newWorld(cur.version+1, g, hg, nm)
 		s.cur.Store(next)
 	}
+	took := time.Since(t0)
+	if changed > 0 {
+		// Before the answer, so that a crowd step after it sees the edit;
+		// its time is the crowd's own, not the edit's.
+		s.crowd.edit(next.version, rect, !blocked)
+	}
 	writeJSON(w, http.StatusOK, editResponse{
 		Version:    next.version,
 		Rect:       [4]int{rect.Min.X, rect.Min.Y, rect.Max.X, rect.Max.Y},
 		Blocked:    blocked,
 		Changed:    changed,
-		Micros:     roundMicros(time.Since(t0)),
+		Micros:     roundMicros(took),
 		MeshMicros: roundMicros(meshTook),
 	})
 }
 
-// handleReset restores the map as loaded, as a new version.
+// handleReset restores the map as loaded, as a new version, and moves the
+// crowd, if one runs, onto it (see [serveCrowd.rebase]).
 func (s *server) handleReset(w http.ResponseWriter, r *http.Request) {
 	var req struct{}
 	if !decodeRequest(w, r, &req) {
@@ -365,6 +377,7 @@ func (s *server) handleReset(w http.ResponseWriter, r *http.Request) {
 	defer s.unlockEdits()
 	next := newWorld(s.cur.Load().version+1, s.orig.g, s.orig.hg, s.orig.nm)
 	s.cur.Store(next)
+	s.crowd.rebase(next)
 	writeJSON(w, http.StatusOK, editResponse{Version: next.version, Rect: [4]int{0, 0, next.g.Width(), next.g.Height()}})
 }
 

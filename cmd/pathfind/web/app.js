@@ -8,6 +8,14 @@
 // once the map is drawn; window.lastRoute holds the latest route answer and
 // window.cairn the page's state.
 //
+// The page has three modes: compare (the five searches' paths), search (one
+// search played expansion by expansion: trace.js) and crowd (agents walking
+// the map: crowd.js). Those scripts run after this one and plug in through
+// window.cairn: layers (functions drawing over the map), onEnds (called when
+// a start and a goal are set outside compare mode), onEdit and onMode
+// (functions called after an edit or a reset, and on a change of mode), and
+// the helpers api, draw, setStatus, blocked and reloadMap.
+//
 // A route result's path holds cells (whole numbers, drawn at their centres)
 // or, when its world flag is set, waypoints in world coordinates (any
 // numbers, drawn where they are: cell x,y covers [x, x+1) × [y, y+1)).
@@ -45,6 +53,12 @@
     route: null,
     hidden: new Set(),
     drag: null,
+    mode: "compare", // or "search" or "crowd"
+    layers: [],
+    onEnds: null,
+    onEdit: [],
+    onMode: [],
+    editsPending: 0,
   };
   window.cairn = state;
   window.lastRoute = null;
@@ -152,6 +166,7 @@
 
   // edit sends one rectangle edit; edits run one after another.
   function edit(rect, makeBlocked) {
+    state.editsPending++;
     edits = edits.then(async () => {
       setStatus(makeBlocked ? "Adding walls…" : "Clearing walls…");
       try {
@@ -169,21 +184,30 @@
           (r.changed ? ` in ${r.micros.toFixed(0)} µs (grid copy + HPA* update + navmesh rebuild, ${r.meshMicros.toFixed(0)} µs of it)` : "") +
           `; map version ${r.version}`);
         draw();
-        if (r.changed) await route();
+        if (r.changed) {
+          for (const f of state.onEdit) f(r);
+          if (state.mode === "compare") await route();
+        }
       } catch (e) {
         setStatus(e.message, true);
+      } finally {
+        state.editsPending--;
       }
     });
   }
 
   async function resetMap() {
+    state.editsPending++;
     try {
-      await api("/api/reset", {});
+      const r = await api("/api/reset", {});
       await loadMap(false);
       setStatus("Map restored");
-      await route();
+      for (const f of state.onEdit) f(r);
+      if (state.mode === "compare") await route();
     } catch (e) {
       setStatus(e.message, true);
+    } finally {
+      state.editsPending--;
     }
   }
 
@@ -281,9 +305,12 @@
     ctx.imageSmoothingEnabled = v.scale < 1;
     ctx.drawImage(state.image, v.ox, v.oy, width * v.scale, height * v.scale);
     if (v.scale >= 8) drawGridLines();
-    if (state.route) drawPaths(state.route);
-    drawEnd(state.start, false);
-    drawEnd(state.goal, true);
+    if (state.route && state.mode === "compare") drawPaths(state.route);
+    for (const layer of state.layers) layer(ctx, v);
+    if (state.mode !== "crowd") {
+      drawEnd(state.start, false);
+      drawEnd(state.goal, true);
+    }
     const d = state.drag;
     if (d && d.kind === "rect") {
       const x0 = Math.min(d.a.x, d.b.x), y0 = Math.min(d.a.y, d.b.y);
@@ -448,8 +475,9 @@
       state.next = "start";
     }
     draw();
-    if (state.start && state.goal) route();
-    else setStatus(`Start ${c.x},${c.y}: now click a goal`);
+    if (!state.start || !state.goal) setStatus(`Start ${c.x},${c.y}: now click a goal`);
+    else if (state.mode === "compare") route();
+    else if (state.onEnds) state.onEnds();
   }
 
   canvas.addEventListener("pointerdown", (e) => {
@@ -529,6 +557,20 @@
     draw();
   });
   document.getElementById("reset").addEventListener("click", resetMap);
+
+  // setMode shows the panel of mode m and tells the other scripts.
+  function setMode(m) {
+    state.mode = m;
+    document.body.dataset.mode = m;
+    for (const p of document.querySelectorAll("[data-panel]")) p.hidden = p.dataset.panel !== m;
+    for (const f of state.onMode) f(m);
+    if (m === "compare") route();
+    draw();
+  }
+  for (const r of document.querySelectorAll('input[name="mode"]')) {
+    r.addEventListener("change", () => { if (r.checked) setMode(r.value); });
+  }
+  Object.assign(state, { api, draw, setStatus, blocked, setMode, reloadMap: () => loadMap(false) });
   new ResizeObserver(resize).observe(stage);
 
   loadMap(true).then(
