@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/cairn-nav/cairn/agent"
@@ -35,6 +36,7 @@ type crowdFlags struct {
 	budgetUS  int
 	scan      bool
 	trace     string
+	sizes     string
 	asJSON    bool
 }
 
@@ -55,6 +57,8 @@ func setupCrowd(fs *flag.FlagSet) func(io.Writer) error {
 	fs.BoolVar(&f.scan, "scan", false, "search without the grid's JPS+ table (jump points scan the rows): slower searches, cheaper edits")
 	fs.StringVar(&f.trace, "trace", "", "write the edits and every agent's position each frame to `file`: lines\n"+
 		"\"edit F x0 y0 x1 y1 block|free\" (a half-open cell rectangle, applied before frame F) and \"pos F A x y\"")
+	fs.StringVar(&f.sizes, "sizes", "1", "the agents' unit sizes `K,...`, taken in turn: a unit of size K stands on the K×K cells from its anchor\n"+
+		"cell, and searches the map's sized grid; with more than one size, the trace starts with lines \"size A K\"")
 	fs.BoolVar(&f.asJSON, "json", false, "print the summary as one JSON object")
 	return f.run
 }
@@ -91,16 +95,26 @@ type crowdSummary struct {
 type crowdAgent struct {
 	pos, prev mgl64.Vec2 // now, and at the start of the last frame
 	path      agent.Path
+	cl        *crowdClass
+}
+
+// crowdClass is what the agents of one size share: the grid of the cells
+// where such a unit may stand (the map itself for size 1), and its queue
+// and planner.
+type crowdClass struct {
+	k  int
+	g  *grid.Grid
+	q  *agent.Queue
+	pl *agent.Planner
 }
 
 // crowd is a running simulation.
 type crowd struct {
-	f      *crowdFlags
-	g      *grid.Grid
-	r      *rand.Rand
-	q      *agent.Queue
-	pl     *agent.Planner
-	agents []crowdAgent
+	f       *crowdFlags
+	g       *grid.Grid
+	r       *rand.Rand
+	classes []*crowdClass
+	agents  []crowdAgent
 	sum    crowdSummary
 	trace  bytes.Buffer
 	walls  []crowdWall
@@ -136,6 +150,10 @@ func (f *crowdFlags) run(stdout io.Writer) error {
 	case f.budgetUS < 0:
 		return cli.Usagef("-budget-us %d, want 0 or more", f.budgetUS)
 	}
+	sizes, err := parseSizes(f.sizes)
+	if err != nil {
+		return err
+	}
 	if f.trace != "" {
 		if err := atomicfile.Check(f.trace); err != nil {
 			return fmt.Errorf("-trace %w", err)
@@ -148,8 +166,21 @@ func (f *crowdFlags) run(stdout io.Writer) error {
 	if !f.scan {
 		g.BuildJumps()
 	}
-	c := &crowd{f: f, g: g, r: rand.New(rand.NewPCG(f.seed, 0x63726f7764)), q: agent.NewQueue(g), pl: agent.NewPlanner(g)}
-	c.q.Query.Scan, c.pl.Query.Scan = f.scan, f.scan
+	c := &crowd{f: f, g: g, r: rand.New(rand.NewPCG(f.seed, 0x63726f7764))}
+	for _, k := range sizes {
+		sg := g
+		if k > 1 {
+			if sg, err = g.Sized(k); err != nil {
+				return err
+			}
+			if !f.scan {
+				sg.BuildJumps()
+			}
+		}
+		cl := &crowdClass{k: k, g: sg, q: agent.NewQueue(sg), pl: agent.NewPlanner(sg)}
+		cl.q.Query.Scan, cl.pl.Query.Scan = f.scan, f.scan
+		c.classes = append(c.classes, cl)
+	}
 	if err := c.spawn(); err != nil {
 		return err
 	}
@@ -168,15 +199,23 @@ func (f *crowdFlags) run(stdout io.Writer) error {
 // spawn places the agents at random in the largest region and asks for
 // their first paths; the walls get their frames.
 func (c *crowd) spawn() error {
-	cell, size := c.g.LargestRegion()
-	if size < 2 {
-		return fmt.Errorf("%s: the largest region has %d free cells, too few for a crowd", c.f.mapPath, size)
-	}
 	c.sum = crowdSummary{Map: c.f.mapPath, Agents: c.f.agents, Frames: c.f.frames, Edits: 2 * c.f.edits, Budget: c.f.budget}
+	cells := make([]image.Point, len(c.classes))
+	for i, cl := range c.classes {
+		cell, size := cl.g.LargestRegion()
+		if size < 2 {
+			return fmt.Errorf("%s: the largest region of units of size %d has %d cells, too few for a crowd", c.f.mapPath, cl.k, size)
+		}
+		cells[i] = cell
+	}
 	c.agents = make([]crowdAgent, c.f.agents)
 	for i := range c.agents {
 		a := &c.agents[i]
-		p, _ := c.g.RandomFree(c.r, cell)
+		a.cl = c.classes[i%len(c.classes)]
+		p, _ := a.cl.g.RandomFree(c.r, cells[i%len(c.classes)])
+		if len(c.classes) > 1 {
+			fmt.Fprintf(&c.trace, "size %d %d\n", i, a.cl.k)
+		}
 		a.pos = agent.Centre(p)
 		a.prev = a.pos
 		a.path.Lookahead = c.f.lookahead
@@ -194,10 +233,10 @@ func (c *crowd) spawn() error {
 
 // goal draws a goal for an agent at cell from: in its region, within
 // -reach where 20 draws find one.
-func (c *crowd) goal(from image.Point) image.Point {
+func (c *crowd) goal(cl *crowdClass, from image.Point) image.Point {
 	var p image.Point
 	for range 20 {
-		p, _ = c.g.RandomFree(c.r, from)
+		p, _ = cl.g.RandomFree(c.r, from)
 		d := p.Sub(from)
 		if c.f.reach == 0 || max(d.X, -d.X, d.Y, -d.Y) <= c.f.reach {
 			break
@@ -209,7 +248,7 @@ func (c *crowd) goal(from image.Point) image.Point {
 // request asks for a path from the agent's cell to a new goal.
 func (c *crowd) request(a *crowdAgent, priority int) {
 	from := agent.CellOf(a.pos)
-	c.q.Request(&a.path, from, c.goal(from), priority)
+	a.cl.q.Request(&a.path, from, c.goal(a.cl, from), priority)
 	c.sum.Requests++
 }
 
@@ -231,9 +270,14 @@ func (c *crowd) run() {
 		dtEdit := time.Since(t0)
 		c.writePositions(fr)
 		t0 = time.Now()
-		exp, _ := c.q.Run(agent.Budget{Expansions: c.f.budget, Time: time.Duration(c.f.budgetUS) * time.Microsecond})
-		c.sum.Expansions += exp
-		c.sum.Waiting = max(c.sum.Waiting, c.q.Len())
+		waiting := 0
+		for _, cl := range c.classes {
+			n := len(c.classes)
+			exp, _ := cl.q.Run(agent.Budget{Expansions: max(c.f.budget/n, 1), Time: time.Duration(c.f.budgetUS/n) * time.Microsecond})
+			c.sum.Expansions += exp
+			waiting += cl.q.Len()
+		}
+		c.sum.Waiting = max(c.sum.Waiting, waiting)
 		for i := range c.agents {
 			c.step(&c.agents[i])
 		}
@@ -291,7 +335,7 @@ func (c *crowd) step(a *crowdAgent) {
 	}
 	if p.Lost() && p.Status() != agent.Queued {
 		c.sum.Lost++
-		c.q.Request(p, agent.CellOf(a.pos), p.Goal(), 2)
+		a.cl.q.Request(p, agent.CellOf(a.pos), p.Goal(), 2)
 		c.sum.Requests++
 		return
 	}
@@ -329,6 +373,13 @@ func (c *crowd) edit(fr int) bool {
 // agents' paths.
 func (c *crowd) apply(fr int, rect image.Rectangle, free bool) {
 	c.g.SetCells(rect, free)
+	changed := make([]image.Rectangle, len(c.classes))
+	for i, cl := range c.classes {
+		changed[i] = rect
+		if cl.k > 1 {
+			changed[i], _ = cl.g.UpdateSized(c.g, cl.k, rect) // c.g and cl.k are those Sized was given
+		}
+	}
 	word := "block"
 	if free {
 		word = "free"
@@ -336,12 +387,16 @@ func (c *crowd) apply(fr int, rect image.Rectangle, free bool) {
 	fmt.Fprintf(&c.trace, "edit %d %d %d %d %d %s\n", fr, rect.Min.X, rect.Min.Y, rect.Max.X, rect.Max.Y, word)
 	for i := range c.agents {
 		a := &c.agents[i]
-		switch c.pl.Repair(&a.path, rect) {
+		r := changed[slices.Index(c.classes, a.cl)]
+		if r.Empty() {
+			continue
+		}
+		switch a.cl.pl.Repair(&a.path, r) {
 		case agent.Mended:
 			c.sum.Mended++
 		case agent.Broken:
 			c.sum.Replans++
-			c.q.Request(&a.path, agent.CellOf(a.pos), a.path.Goal(), 1)
+			a.cl.q.Request(&a.path, agent.CellOf(a.pos), a.path.Goal(), 1)
 			c.sum.Requests++
 		}
 	}
@@ -380,18 +435,20 @@ func (c *crowd) allFree(r image.Rectangle) bool {
 	return true
 }
 
-// occupied reports whether an agent stands in r, passed through it in its
-// last move, or is bound for a goal in it.
+// occupied reports whether an agent's cells (its anchor cell and the k×k
+// block from it, for a unit of size k) meet r, where it stands, along its
+// last move, or at its goal.
 func (c *crowd) occupied(r image.Rectangle) bool {
 	for i := range c.agents {
 		a := &c.agents[i]
-		if a.path.Goal().In(r) {
+		body := func(p image.Point) bool { return image.Rectangle{p, p.Add(image.Pt(a.cl.k, a.cl.k))}.Overlaps(r) }
+		if body(a.path.Goal()) {
 			return true
 		}
 		d := a.pos.Sub(a.prev)
 		n := int(d.Len()*8) + 1
 		for k := 0; k <= n; k++ {
-			if agent.CellOf(a.prev.Add(d.Mul(float64(k) / float64(n)))).In(r) {
+			if body(agent.CellOf(a.prev.Add(d.Mul(float64(k) / float64(n))))) {
 				return true
 			}
 		}
@@ -429,4 +486,17 @@ func (s *crowdSummary) print(w io.Writer) error {
 		s.Map, s.Agents, s.Frames, s.Edits, s.Budget, s.FrameP50, s.FrameP99, s.FrameMax, s.EditFrames, s.EditMax, s.QuietP99,
 		s.Requests, s.Arrivals, s.Replans, s.Mended, s.Lost, s.NoPath, s.Expansions, s.Waiting, s.AllocsP99, s.AllocsMax, s.AllocFrames)
 	return err
+}
+
+// parseSizes reads -sizes: distinct unit sizes from 1 to 8.
+func parseSizes(text string) ([]int, error) {
+	var sizes []int
+	for item := range strings.SplitSeq(text, ",") {
+		k, err := strconv.Atoi(strings.TrimSpace(item))
+		if err != nil || k < 1 || k > 8 || slices.Contains(sizes, k) {
+			return nil, cli.Usagef("-sizes %q, want distinct sizes from 1 to 8 such as 1,2", text)
+		}
+		sizes = append(sizes, k)
+	}
+	return sizes, nil
 }

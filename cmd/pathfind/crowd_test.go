@@ -31,8 +31,21 @@ func checkTrace(t *testing.T, mapPath, tracePath string, agents int) (positions,
 	if err != nil {
 		t.Fatal(err)
 	}
-	free := func(p mgl64.Vec2) bool {
-		return g.Passable(image.Pt(int(math.Floor(p.X())), int(math.Floor(p.Y()))))
+	// A unit of size k at p stands on the k×k cells from the cell of p.
+	sizes := make([]int, agents)
+	for i := range sizes {
+		sizes[i] = 1
+	}
+	fits := func(a int, p mgl64.Vec2) bool {
+		c := image.Pt(int(math.Floor(p.X())), int(math.Floor(p.Y())))
+		for y := c.Y; y < c.Y+sizes[a]; y++ {
+			for x := c.X; x < c.X+sizes[a]; x++ {
+				if !g.Passable(image.Pt(x, y)) {
+					return false
+				}
+			}
+		}
+		return true
 	}
 	type edit struct {
 		r    image.Rectangle
@@ -51,7 +64,7 @@ func checkTrace(t *testing.T, mapPath, tracePath string, agents int) (positions,
 			q, p := last[a], cur[a]
 			n := int(math.Ceil(p.Sub(q).Len()*64)) + 1
 			for k := 0; k <= n; k++ {
-				if m := q.Add(p.Sub(q).Mul(float64(k) / float64(n))); !free(m) {
+				if m := q.Add(p.Sub(q).Mul(float64(k) / float64(n))); !fits(a, m) {
 					t.Fatalf("frame %d: agent %d moved %v → %v through %v, a blocked cell %s the frame's edits", frame, a, q, p, m, when)
 				}
 			}
@@ -68,7 +81,7 @@ func checkTrace(t *testing.T, mapPath, tracePath string, agents int) (positions,
 			edits++
 		}
 		for a, p := range cur {
-			if !free(p) {
+			if !fits(a, p) {
 				t.Fatalf("frame %d: agent %d at %v, in a blocked cell", frame, a, p)
 			}
 		}
@@ -86,6 +99,14 @@ func checkTrace(t *testing.T, mapPath, tracePath string, agents int) (positions,
 				t.Fatalf("trace line %d %q: %v", line, text, err)
 			}
 			return v
+		}
+		if len(w) == 3 && w[0] == "size" && frame == 0 && got == 0 && len(frameEdits) == 0 {
+			a, k := int(num(1)), int(num(2))
+			if a < 0 || a >= agents || k < 1 {
+				t.Fatalf("trace line %d %q: bad size line", line, text)
+			}
+			sizes[a] = k
+			continue
 		}
 		if len(w) < 2 {
 			t.Fatalf("trace line %d %q: not an edit or a position", line, text)
@@ -127,16 +148,19 @@ func TestCrowd(t *testing.T) {
 	for _, tc := range []struct {
 		agents, frames, edits   int
 		speed, lookahead, reach string
+		sizes                   string
 	}{
-		{30, 400, 6, "0.5", "4", "20"},
-		{20, 300, 4, "1.7", "30", "0"},
-		{10, 300, 3, "0.1", "0", "5"},
+		{30, 400, 6, "0.5", "4", "20", "1"},
+		{20, 300, 4, "1.7", "30", "0", "1"},
+		{10, 300, 3, "0.1", "0", "5", "1"},
+		{30, 400, 6, "0.5", "4", "20", "1,2"},
+		{20, 300, 4, "0.9", "8", "0", "2,1,3"},
 	} {
-		t.Run(fmt.Sprintf("agents=%d,speed=%s,lookahead=%s", tc.agents, tc.speed, tc.lookahead), func(t *testing.T) {
+		t.Run(fmt.Sprintf("agents=%d,speed=%s,lookahead=%s,sizes=%s", tc.agents, tc.speed, tc.lookahead, tc.sizes), func(t *testing.T) {
 			trace := filepath.Join(t.TempDir(), "crowd.trace")
 			out, errOut, code := pathfind(t, "crowd", "-map", mapPath, "-agents", strconv.Itoa(tc.agents),
 				"-frames", strconv.Itoa(tc.frames), "-edits", strconv.Itoa(tc.edits), "-wall", "5", "-reach", tc.reach,
-				"-speed", tc.speed, "-lookahead", tc.lookahead, "-trace", trace, "-json")
+				"-speed", tc.speed, "-lookahead", tc.lookahead, "-sizes", tc.sizes, "-trace", trace, "-json")
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, errOut)
 			}
@@ -173,6 +197,9 @@ func TestCrowdErrors(t *testing.T) {
 		{"crowd", "-map", mapPath, "-speed", "NaN"},
 		{"crowd", "-map", mapPath, "-budget", "0"},
 		{"crowd", "-map", mapPath, "-edits", "-2"},
+		{"crowd", "-map", mapPath, "-sizes", "1,1"},
+		{"crowd", "-map", mapPath, "-sizes", "0"},
+		{"crowd", "-map", mapPath, "-sizes", "a"},
 	} {
 		if _, errOut, code := pathfind(t, args...); code != 2 || !strings.HasPrefix(errOut, "pathfind: ") {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and a usage error", args, code, errOut)
