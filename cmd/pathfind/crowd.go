@@ -115,9 +115,9 @@ type crowd struct {
 	r       *rand.Rand
 	classes []*crowdClass
 	agents  []crowdAgent
-	sum    crowdSummary
-	trace  bytes.Buffer
-	walls  []crowdWall
+	sum     crowdSummary
+	trace   bytes.Buffer
+	walls   []crowdWall
 }
 
 // crowdWall is a wall put up at frame up and taken down at frame down.
