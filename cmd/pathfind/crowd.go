@@ -159,7 +159,7 @@ func (f *crowdFlags) run(stdout io.Writer) error {
 			return fmt.Errorf("-trace %w", err)
 		}
 	}
-	g, err := grid.Load(f.mapPath, grid.LoadOptions{})
+	g, err := loadMap(f.mapPath)
 	if err != nil {
 		return err
 	}

@@ -108,7 +108,7 @@ func (f *editsFlags) run(stdout io.Writer) error {
 			return fmt.Errorf("-cpuprofile %w", err)
 		}
 	}
-	g, err := grid.Load(f.mapPath, grid.LoadOptions{})
+	g, err := loadMap(f.mapPath)
 	if err != nil {
 		return err
 	}

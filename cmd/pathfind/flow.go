@@ -42,7 +42,7 @@ func setupFlow(fs *flag.FlagSet) func(io.Writer) error {
 				}
 			}
 		}
-		g, err := grid.Load(*mapPath, grid.LoadOptions{})
+		g, err := loadMap(*mapPath)
 		if err != nil {
 			return err
 		}

@@ -28,6 +28,7 @@ import (
 	"strings"
 
 	"github.com/cairn-nav/cairn/cmd/internal/cli"
+	"github.com/cairn-nav/cairn/grid"
 )
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -130,6 +131,10 @@ func dispatch(args []string, stdout io.Writer) error {
 	}
 	fs := newFlagSet(c)
 	action := c.setup(fs)
+	var mf *mapFlags
+	if fs.Lookup("map") != nil {
+		mf = addMapFlags(fs)
+	}
 	if err := fs.Parse(args[1:]); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			printCommandUsage(stdout, c)
@@ -139,6 +144,14 @@ func dispatch(args []string, stdout io.Writer) error {
 	}
 	if fs.NArg() > 0 {
 		return cli.Usagef("%s: unexpected argument %q (see pathfind %s -h)", c.name, fs.Arg(0), c.name)
+	}
+	loadOptions = grid.LoadOptions{}
+	if mf != nil {
+		lo, err := mf.options()
+		if err != nil {
+			return cli.Usagef("%s: %s", c.name, err.Error())
+		}
+		loadOptions = lo
 	}
 	if err := action(stdout); err != nil {
 		if ue, ok := errors.AsType[*cli.UsageError](err); ok {
@@ -191,6 +204,9 @@ func printCommandUsage(w io.Writer, c command) {
 	fmt.Fprintf(w, "Flags of %s:\n", c.name)
 	fs := newFlagSet(c)
 	c.setup(fs)
+	if fs.Lookup("map") != nil {
+		addMapFlags(fs)
+	}
 	fs.SetOutput(w)
 	fs.PrintDefaults()
 }

@@ -56,7 +56,7 @@ func setupRoute(fs *flag.FlagSet) func(io.Writer) error {
 				return fmt.Errorf("-png %w", err)
 			}
 		}
-		g, err := grid.Load(*mapPath, grid.LoadOptions{})
+		g, err := loadMap(*mapPath)
 		if err != nil {
 			return err
 		}

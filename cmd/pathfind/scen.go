@@ -183,7 +183,7 @@ func (f *scenFlags) check() error {
 // map, and returns, as picked, the indices in the file of those of bucket
 // -min-bucket or above.
 func (f *scenFlags) load() (g *grid.Grid, scens []grid.Scenario, picked []int, err error) {
-	g, err = grid.Load(f.mapPath, grid.LoadOptions{})
+	g, err = loadMap(f.mapPath)
 	if err != nil {
 		return nil, nil, nil, err
 	}

@@ -19,7 +19,6 @@ import (
 	"time"
 
 	"github.com/cairn-nav/cairn/cmd/internal/cli"
-	"github.com/cairn-nav/cairn/grid"
 )
 
 // webFS holds the page that "pathfind serve" serves: plain HTML, JavaScript
@@ -58,7 +57,7 @@ func setupServe(fs *flag.FlagSet) func(io.Writer) error {
 		if *queue < 0 {
 			return cli.Usagef("-queue %d, want 0 or more", *queue)
 		}
-		g, err := grid.Load(*mapPath, grid.LoadOptions{})
+		g, err := loadMap(*mapPath)
 		if err != nil {
 			return err
 		}
