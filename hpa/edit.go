@@ -144,8 +144,11 @@ func (h *Graph) update(changed image.Rectangle) {
 	for _, c := range dirty {
 		h.relink(c)
 	}
-	for l := 2; l <= h.Levels(); l++ {
-		h.relevel(l, dirty)
+	// A level's clusters are rebuilt only where the level below changed:
+	// a cluster rebuilt to the same nodes and edges leaves the level above
+	// as it was.
+	for l := 2; l <= h.Levels() && len(dirty) > 0; l++ {
+		dirty = h.relevel(l, dirty)
 	}
 }
 
@@ -285,12 +288,23 @@ func (h *Graph) relink(c int32) {
 // relevel rebuilds the clusters of level l that hold one of the dirty
 // level-1 clusters: their nodes, the edges of those across the level's
 // borders, and the edges inside them from searches of the level below.
-func (h *Graph) relevel(l int, dirty []int32) {
+func (h *Graph) relevel(l int, dirty []int32) (changed []int32) {
 	lv := &h.levels[l-2]
 	var cs []int32
 	for _, c := range dirty {
 		if lc := h.clusterAt(l, h.clusterRect(c).Min); !slices.Contains(cs, lc) {
 			cs = append(cs, lc)
+		}
+	}
+	// What the clusters held, to tell which of them change.
+	oldCM := make([][]int32, len(cs))
+	oldAdj := map[int32][]core.Edge{}
+	for i, lc := range cs {
+		oldCM[i] = lv.cm[lc]
+		for _, m := range lv.cm[lc] {
+			if m < int32(len(lv.adj)) {
+				oldAdj[m] = lv.adj[m]
+			}
 		}
 	}
 	// Forget the old nodes of all these clusters first: an ID may have
@@ -353,6 +367,23 @@ func (h *Graph) relevel(l int, dirty []int32) {
 			lv.nedges += len(lv.adj[n])
 		}
 	}
+	// A cluster changed when its nodes or one of their edges did; the
+	// level above then rebuilds the cluster holding it, which it finds
+	// from the level-1 cluster at its corner.
+	for i, lc := range cs {
+		same := slices.Equal(oldCM[i], lv.cm[lc])
+		for _, m := range lv.cm[lc] {
+			if !same {
+				break
+			}
+			same = slices.Equal(oldAdj[m], lv.adj[m])
+		}
+		if !same {
+			r := h.levelClusterRect(l, lc)
+			changed = append(changed, int32((r.Min.Y/h.cs)*h.ncx+r.Min.X/h.cs))
+		}
+	}
+	return changed
 }
 
 // updateScratch is the search scratch of in-place updates, kept by the
