@@ -77,6 +77,10 @@ var algos = []algo{
 		radius: true, buildPoints: newNavmeshRouter,
 		serve: []serveAlgo{{ID: "navmesh", Label: "Navmesh (any-angle)", Colour: "#9467bd", run: runNavmesh}},
 	},
+	{
+		name: "corridor", doc: "navmesh's corridor search: A* over the polygons, the corridor pulled taut (Detour's model); paths about 1 % longer than navmesh's, found several times faster; takes -radius R",
+		radius: true, buildPoints: newCorridorRouter,
+	},
 }
 
 // serveAlgos is the legend of serve's page: the serve entries of algos, in

@@ -22,6 +22,7 @@ type navmeshRouter struct {
 	m      *navmesh.Mesh
 	q      *navmesh.Searcher
 	radius float64
+	query  navmesh.Query // the zero Query, or the corridor search's (corridor.go)
 }
 
 func newNavmeshRouter(g *grid.Grid, rf *routerFlags) (pointRouter, error) {
@@ -58,7 +59,7 @@ func (r *navmeshRouter) routePoints(dst []mgl64.Vec2, from, to image.Point) ([]m
 	if _, ok := r.m.Locate(b); !ok {
 		return dst, stats{}, &offMeshError{what: "goal", p: to, radius: r.radius}
 	}
-	dst, res, err := r.q.AppendPath(dst, a, b, navmesh.Query{})
+	dst, res, err := r.q.AppendPath(dst, a, b, r.query)
 	if err != nil {
 		return dst, stats{}, err
 	}

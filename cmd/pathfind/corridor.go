@@ -1,0 +1,19 @@
+package main
+
+import (
+	"github.com/cairn-nav/cairn/grid"
+	"github.com/cairn-nav/cairn/navmesh"
+)
+
+// newCorridorRouter builds the navmesh of g for an agent of -radius and
+// returns a router that answers with its corridor search
+// (navmesh.Query.Corridor): the navmesh router's ends, checks and errors,
+// with paths pulled through the corridor that A* over the polygons finds.
+func newCorridorRouter(g *grid.Grid, rf *routerFlags) (pointRouter, error) {
+	r, err := newNavmeshRouterFor(g, rf.radius)
+	if err != nil {
+		return nil, err
+	}
+	r.query = navmesh.Query{Corridor: true}
+	return r, nil
+}

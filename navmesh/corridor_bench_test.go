@@ -1,0 +1,62 @@
+package navmesh_test
+
+import (
+	"cmp"
+	"slices"
+	"testing"
+
+	"github.com/cairn-nav/cairn/grid"
+	"github.com/cairn-nav/cairn/internal/testmap"
+	"github.com/cairn-nav/cairn/navmesh"
+	"github.com/go-gl/mathgl/mgl64"
+)
+
+// BenchmarkCorridor runs the 10 longest scenarios of each map in turn,
+// between cell centres, with the exact search (the baseline), the corridor
+// search, and the corridor search with shortcuts, on one searcher. It
+// reports the expansions per query and the mean excess of the paths over
+// the exact search's, in per cent.
+func BenchmarkCorridor(b *testing.B) {
+	for _, name := range []string{"den520d.map", "Berlin_0_1024.map", "maze512-1-0.map", "random512-10-0.map", "8room_000.map"} {
+		g, scens := testmap.MovingAI(b, name)
+		scens = slices.Clone(scens)
+		slices.SortStableFunc(scens, func(x, y grid.Scenario) int { return cmp.Compare(y.Optimal, x.Optimal) })
+		scens = scens[:10]
+		s := navmesh.NewSearcher(mustMesh(b, g))
+		exact := make([]float64, len(scens))
+		for i, sc := range scens {
+			_, res, err := s.AppendPath(nil, centre(sc.Start), centre(sc.Goal), navmesh.Query{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			exact[i] = res.Length
+		}
+		for _, kind := range []struct {
+			name string
+			q    navmesh.Query
+		}{{"exact", navmesh.Query{}}, {"corridor", corridorQ}, {"corridor-shortcut", shortcutQ}} {
+			b.Run(name+"/"+kind.name, func(b *testing.B) {
+				path := make([]mgl64.Vec2, 0, 256)
+				for _, sc := range scens { // grow the scratch
+					path, _, _ = s.AppendPath(path[:0], centre(sc.Start), centre(sc.Goal), kind.q)
+				}
+				b.ReportAllocs()
+				i, expanded, excess := 0, 0, 0.0
+				for b.Loop() {
+					k := i % len(scens)
+					sc := scens[k]
+					i++
+					var res navmesh.Result
+					path, res, _ = s.AppendPath(path[:0], centre(sc.Start), centre(sc.Goal), kind.q)
+					if res.Length < exact[k]*(1-1e-9) || len(path) < 2 {
+						b.Fatalf("%v→%v: length %v, exact %v", sc.Start, sc.Goal, res.Length, exact[k])
+					}
+					expanded += res.Expanded
+					excess += res.Length/exact[k] - 1
+				}
+				b.ReportMetric(float64(expanded)/float64(i), "expanded/op")
+				b.ReportMetric(100*excess/float64(i), "excess%")
+			})
+		}
+	}
+}
