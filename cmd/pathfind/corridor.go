@@ -10,7 +10,7 @@ import (
 // (navmesh.Query.Corridor): the navmesh router's ends, checks and errors,
 // with paths pulled through the corridor that A* over the polygons finds.
 func newCorridorRouter(g *grid.Grid, rf *routerFlags) (pointRouter, error) {
-	r, err := newNavmeshRouterFor(g, rf.radius)
+	r, err := newMeshRouter(g, rf)
 	if err != nil {
 		return nil, err
 	}

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"bufio"
 	"fmt"
 	"image"
 	"math"
+	"os"
 	"strconv"
 
 	"github.com/go-gl/mathgl/mgl64"
@@ -26,7 +28,21 @@ type navmeshRouter struct {
 }
 
 func newNavmeshRouter(g *grid.Grid, rf *routerFlags) (pointRouter, error) {
-	return newNavmeshRouterFor(g, rf.radius)
+	return newMeshRouter(g, rf)
+}
+
+// newMeshRouter returns a router on the mesh of g for an agent of radius
+// rf.radius: read from rf.mesh, which must have been built for g and that
+// radius, or else built.
+func newMeshRouter(g *grid.Grid, rf *routerFlags) (*navmeshRouter, error) {
+	if rf.mesh == "" {
+		return newNavmeshRouterFor(g, rf.radius)
+	}
+	m, err := readMeshFor(rf.mesh, g, rf.radius)
+	if err != nil {
+		return nil, err
+	}
+	return &navmeshRouter{m: m, q: navmesh.NewSearcher(m), radius: rf.radius}, nil
 }
 
 // newNavmeshRouterFor builds the mesh of g for an agent of radius r (0: a
@@ -37,6 +53,20 @@ func newNavmeshRouterFor(g *grid.Grid, r float64) (*navmeshRouter, error) {
 		return nil, err
 	}
 	return &navmeshRouter{m: m, q: navmesh.NewSearcher(m), radius: r}, nil
+}
+
+// readMeshFor reads the mesh file at path for grid g and radius r.
+func readMeshFor(path string, g *grid.Grid, r float64) (*navmesh.Mesh, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	m, err := navmesh.ReadFor(bufio.NewReader(f), g, navmesh.Options{Radius: r})
+	if err != nil {
+		return nil, fmt.Errorf("-mesh %s: %w", path, err)
+	}
+	return m, nil
 }
 
 // meshRouter is a pointRouter that searches a navmesh, which pictures draw.

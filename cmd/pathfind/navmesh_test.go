@@ -345,9 +345,9 @@ func TestNavmeshErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"radius with astar", route("-radius", "1"), "-algo astar takes no -radius"},
-		{"radius with hpa", route("-algo", "hpa", "-radius", "0.5"), "-algo hpa takes no -radius"},
-		{"scen radius with astar", []string{"scen", "-map", wall, "-scen", "x.scen", "-radius", "1"}, "-algo astar takes no -radius"},
+		{"radius with astar", route("-radius", "1"), "-algo astar takes neither -radius nor -mesh"},
+		{"radius with hpa", route("-algo", "hpa", "-radius", "0.5"), "-algo hpa takes neither -radius nor -mesh"},
+		{"scen radius with astar", []string{"scen", "-map", wall, "-scen", "x.scen", "-radius", "1"}, "-algo astar takes neither -radius nor -mesh"},
 		{"negative radius", route("-algo", "navmesh", "-radius", "-1"), "-radius -1, want a finite value ≥ 0"},
 		{"NaN radius", route("-algo", "navmesh", "-radius", "NaN"), "-radius NaN"},
 		{"infinite radius", route("-algo", "navmesh", "-radius", "+Inf"), "-radius +Inf"},

@@ -79,6 +79,7 @@ type routerFlags struct {
 	graph         string // -graph: an hpabuild file to load instead of building
 	smooth        bool
 	radius        float64 // -radius: the agent's radius for the navmesh
+	mesh          string  // -mesh: a navbuild file to load instead of building
 	heuristic     string  // -heuristic: the grid A*'s estimate, by name
 }
 
@@ -91,7 +92,9 @@ func addRouterFlags(fs *flag.FlagSet) *routerFlags {
 		" (manhattan overestimates on 8-connected maps: paths may be longer than optimal)")
 	fs.StringVar(&rf.graph, "graph", "", "for -algo hpa, load the graph from `file` (written by hpabuild) instead of building it")
 	fs.BoolVar(&rf.smooth, "smooth", false, "for -algo hpa, smooth the path by line of sight; paths then hold the turning points")
-	fs.Float64Var(&rf.radius, "radius", 0, "for -algo navmesh, the agent's radius `R` in cells: the mesh keeps the points at least R from every\n"+
+	fs.StringVar(&rf.mesh, "mesh", "", "for -algo navmesh or corridor, load the mesh from `file` (written by navbuild for this map and -radius)\n"+
+		"instead of building it; a mesh built for another map or radius is refused")
+	fs.Float64Var(&rf.radius, "radius", 0, "for -algo navmesh or corridor, the agent's radius `R` in cells: the mesh keeps the points at least R from every\n"+
 		"blocked cell and the map's edge (walls offset on subcells of R/4), and every leg is checked to keep R from them (0: a point agent)")
 	return rf
 }
@@ -117,8 +120,8 @@ func (rf *routerFlags) check() error {
 	if !a.graphFlags && (rf.graph != "" || rf.smooth) {
 		return cli.Usagef("-algo %s takes neither -graph nor -smooth", a.name)
 	}
-	if !a.radius && rf.radius != 0 {
-		return cli.Usagef("-algo %s takes no -radius (only navmesh does)", a.name)
+	if !a.radius && (rf.radius != 0 || rf.mesh != "") {
+		return cli.Usagef("-algo %s takes neither -radius nor -mesh (only navmesh and corridor do)", a.name)
 	}
 	if math.IsNaN(rf.radius) || math.IsInf(rf.radius, 0) || rf.radius < 0 {
 		return cli.Usagef("-radius %v, want a finite value ≥ 0", rf.radius)

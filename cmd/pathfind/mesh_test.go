@@ -1,0 +1,66 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cairn-nav/cairn/grid"
+	"github.com/cairn-nav/cairn/navmesh"
+)
+
+// TestMeshFlag routes and runs scenarios on a mesh read from a file, which
+// must answer as the mesh built in memory does, and sees a mesh of another
+// radius refused.
+func TestMeshFlag(t *testing.T) {
+	mapPath := filepath.Join("..", "..", "testdata", "demo.map")
+	g, err := grid.LoadMap(mapPath, grid.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := navmesh.FromGrid(g, navmesh.Options{Radius: 0.4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	meshPath := filepath.Join(t.TempDir(), "demo.nav")
+	f, err := os.Create(meshPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.WriteTo(f); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	for _, algo := range []string{"navmesh", "corridor"} {
+		args := []string{"route", "-map", mapPath, "-from", "3,3", "-to", "60,30", "-algo", algo, "-radius", "0.4", "-path"}
+		built, errOut, code := pathfind(t, args...)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", algo, code, errOut)
+		}
+		read, errOut, code := pathfind(t, append(args, "-mesh", meshPath)...)
+		if code != 0 {
+			t.Fatalf("%s -mesh: exit %d: %s", algo, code, errOut)
+		}
+		for _, name := range []string{"status", "cost", "steps", "path"} {
+			if a, b := field(t, built, name), field(t, read, name); a != b {
+				t.Errorf("%s: %s %q with -mesh, %q without", algo, name, b, a)
+			}
+		}
+	}
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"-algo", "navmesh", "-radius", "0.5", "-mesh", meshPath}, 1, "another map or agent radius"},
+		{[]string{"-algo", "navmesh", "-mesh", meshPath}, 1, "another map or agent radius"},
+		{[]string{"-algo", "astar", "-mesh", meshPath}, 2, "-mesh"},
+		{[]string{"-algo", "navmesh", "-mesh", filepath.Join(t.TempDir(), "missing.nav")}, 1, "missing.nav"},
+	} {
+		args := append([]string{"route", "-map", mapPath, "-from", "3,3", "-to", "60,30"}, tc.args...)
+		if _, errOut, code := pathfind(t, args...); code != tc.code || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%v: exit %d, %q; want %d and %q", tc.args, code, errOut, tc.code, tc.want)
+		}
+	}
+}
