@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/cairn-nav/cairn/grid"
+	"github.com/cairn-nav/cairn/internal/testmap"
+	"github.com/cairn-nav/cairn/mapgen"
 	"github.com/go-gl/mathgl/mgl64"
 )
 
@@ -203,6 +205,54 @@ func TestCrowdErrors(t *testing.T) {
 	} {
 		if _, errOut, code := pathfind(t, args...); code != 2 || !strings.HasPrefix(errOut, "pathfind: ") {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and a usage error", args, code, errOut)
+		}
+	}
+}
+
+// TestCrowdMovingAI runs the crowd, 200 agents for 600 frames with
+// 10 walls, on Berlin_0_1024 (and, without -short, on it scaled ×4 to
+// 4096²), and checks its trace. It skips when the maps are absent.
+func TestCrowdMovingAI(t *testing.T) {
+	dir := testmap.MovingAIDir()
+	if dir == "" {
+		t.Skip("the Moving AI maps are absent")
+	}
+	maps := []string{filepath.Join(dir, "Berlin_0_1024.map")}
+	if !testing.Short() {
+		g0, err := grid.LoadMap(maps[0], grid.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		g4, err := mapgen.Scale(g0, 4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		big := filepath.Join(t.TempDir(), "berlin4.map")
+		f, err := os.Create(big)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := grid.WriteMap(f, g4); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+		maps = append(maps, big)
+	}
+	for _, m := range maps {
+		trace := filepath.Join(t.TempDir(), "crowd.trace")
+		out, errOut, code := pathfind(t, "crowd", "-map", m, "-agents", "200", "-frames", "600", "-edits", "10",
+			"-reach", "256", "-speed", "0.8", "-sizes", "1,2", "-trace", trace, "-json")
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", m, code, errOut)
+		}
+		positions, edits := checkTrace(t, m, trace, 200)
+		var sum crowdSummary
+		if err := json.Unmarshal([]byte(out), &sum); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s: %d positions and %d edits checked; %d arrivals, %d requests, %d mended, %d replans", filepath.Base(m), positions, edits, sum.Arrivals, sum.Requests, sum.Mended, sum.Replans)
+		if edits < 10 || sum.Arrivals == 0 {
+			t.Errorf("%s: %d edits and %d arrivals: the crowd did too little", m, edits, sum.Arrivals)
 		}
 	}
 }
