@@ -310,40 +310,65 @@ func (c *crowd) run() {
 	}
 }
 
-// step steers one agent and moves it, and asks for a new path when it has
-// arrived or is lost.
-func (c *crowd) step(a *crowdAgent) {
-	p := &a.path
-	a.prev = a.pos
+// walk is what one frame does with an agent on its path.
+type walk uint8
+
+const (
+	walkWait    walk = iota // its first path is still being searched
+	walkNoPath              // it has no path: ask for one
+	walkArrived             // at its goal: give it another
+	walkLost                // pushed where it sees nothing of its path: search again from there
+	walkMoved               // it moved toward its target
+)
+
+// walkStep steers an agent at pos along p and returns where it moves to,
+// at most speed toward the target agent.Path.Steer gives, so that the move
+// never enters a blocked cell, the target Steer gave (pos when it did not
+// move), and what happened. The crowd command and the viewer's crowd
+// share it.
+func walkStep(p *agent.Path, pos mgl64.Vec2, speed float64) (next, target mgl64.Vec2, w walk) {
 	switch p.Status() {
 	case agent.Queued:
 		if len(p.Cells()) == 0 {
-			return // waiting for its first path
+			return pos, pos, walkWait
 		}
 	case agent.NoPath, agent.Idle:
+		return pos, pos, walkNoPath
+	}
+	target, done := p.Steer(pos)
+	switch {
+	case done && p.Status() == agent.Queued:
+		return pos, pos, walkWait // a new path is on its way
+	case done:
+		return pos, pos, walkArrived
+	case p.Lost() && p.Status() != agent.Queued:
+		return pos, pos, walkLost
+	}
+	next = target
+	if d := target.Sub(pos); d.Len() > speed {
+		next = pos.Add(d.Mul(speed / d.Len()))
+	}
+	return next, target, walkMoved
+}
+
+// step steers one agent and moves it, and asks for a new path when it has
+// arrived, is lost or has none.
+func (c *crowd) step(a *crowdAgent) {
+	a.prev = a.pos
+	next, _, w := walkStep(&a.path, a.pos, c.f.speed)
+	switch w {
+	case walkNoPath:
 		c.sum.NoPath++
 		c.request(a, 1)
-		return
-	}
-	target, done := p.Steer(a.pos)
-	if done {
-		if p.Status() != agent.Queued {
-			c.sum.Arrivals++
-			c.request(a, 0)
-		}
-		return
-	}
-	if p.Lost() && p.Status() != agent.Queued {
+	case walkArrived:
+		c.sum.Arrivals++
+		c.request(a, 0)
+	case walkLost:
 		c.sum.Lost++
-		a.cl.q.Request(p, agent.CellOf(a.pos), p.Goal(), 2)
+		a.cl.q.Request(&a.path, agent.CellOf(a.pos), a.path.Goal(), 2)
 		c.sum.Requests++
-		return
 	}
-	d := target.Sub(a.pos)
-	if l := d.Len(); l > c.f.speed {
-		target = a.pos.Add(d.Mul(c.f.speed / l))
-	}
-	a.pos = target
+	a.pos = next
 }
 
 // edit puts up or takes down the walls due at frame fr, repairs the

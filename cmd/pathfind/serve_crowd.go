@@ -185,37 +185,19 @@ func (c *crowdSim) run(k int) {
 // The move never enters a blocked cell: the segment to the target is free
 // (agent.Path.Steer).
 func (c *crowdSim) step(a *simAgent) {
-	p := &a.path
-	a.target = a.pos
-	switch p.Status() {
-	case agent.Queued:
-		if len(p.Cells()) == 0 {
-			return // waiting for its first path
-		}
-	case agent.NoPath, agent.Idle:
+	next, target, w := walkStep(&a.path, a.pos, c.speed)
+	switch w {
+	case walkNoPath:
 		c.n.NoPath++
 		c.request(a, 1)
-		return
-	}
-	target, done := p.Steer(a.pos)
-	if done {
-		if p.Status() != agent.Queued {
-			c.n.Arrivals++
-			c.request(a, 0)
-		}
-		return
-	}
-	if p.Lost() && p.Status() != agent.Queued {
+	case walkArrived:
+		c.n.Arrivals++
+		c.request(a, 0)
+	case walkLost:
 		c.n.Lost++
 		c.replan(a, 2)
-		return
 	}
-	a.target = target
-	d := target.Sub(a.pos)
-	if l := d.Len(); l > c.speed {
-		target = a.pos.Add(d.Mul(c.speed / l))
-	}
-	a.pos = target
+	a.pos, a.target = next, target
 }
 
 // apply makes the cells of rect free or blocked, as the server's world of
