@@ -34,7 +34,7 @@ const (
 	demoBudget = 500 * time.Millisecond
 )
 
-// demoRow is one method of the demo's table, and its line in the picture.
+// demoRow is one method of the demo's table, and its panel in the picture.
 type demoRow struct {
 	name    string // as the route command's flags spell it
 	skipped string // why the method did not run; empty when it ran
@@ -43,8 +43,8 @@ type demoRow struct {
 	runs    int
 	path    []mgl64.Vec2 // in world coordinates, for the picture
 	col     picture.Colour
-	wide    bool // drawn wide, under the others
-	colour  string
+	colour  string // the name of col, for the table
+	label   string // the method's name in the picture
 }
 
 // setupDemo defines the flags of "pathfind demo".
@@ -52,6 +52,8 @@ func setupDemo(fs *flag.FlagSet) func(io.Writer) error {
 	size := fs.Int("size", mapgen.DefaultSize, fmt.Sprintf("side of the generated world in cells, `N` ≥ %d", mapgen.MinSize))
 	seed := fs.Uint64("seed", 0, "world `seed`: each one gives a different world")
 	out := fs.String("o", "demo.png", "write the picture of the world and the paths to PNG `file`")
+	times := fs.Bool("times", true, "write the query times in the picture's legend; without them (-times=false) the picture\n"+
+		"depends only on -size and -seed, byte for byte")
 	return func(stdout io.Writer) error {
 		switch {
 		case *size < mapgen.MinSize:
@@ -64,14 +66,15 @@ func setupDemo(fs *flag.FlagSet) func(io.Writer) error {
 		if err := atomicfile.Check(*out); err != nil {
 			return fmt.Errorf("-o %w", err)
 		}
-		return demo(stdout, *size, *seed, *out)
+		return demo(stdout, *size, *seed, *out, *times)
 	}
 }
 
 // demo generates the world, answers its long query with grid A* (jump
 // points, then plain), HPA* with smoothing and the navmesh, prints the
-// table and writes the picture.
-func demo(stdout io.Writer, size int, seed uint64, out string) error {
+// table and writes the picture, with the times in its legend when times is
+// set.
+func demo(stdout io.Writer, size int, seed uint64, out string, times bool) error {
 	w := bufio.NewWriter(stdout)
 	defer w.Flush()
 	t0 := time.Now()
@@ -94,7 +97,7 @@ func demo(stdout io.Writer, size int, seed uint64, out string) error {
 	if err != nil {
 		return err
 	}
-	row.col, row.colour = picture.Path, "blue"
+	row.col, row.colour, row.label = picture.Path, "blue", "A* (jump points)"
 	rows = append(rows, row)
 
 	if size*size <= plainMaxCells {
@@ -105,7 +108,7 @@ func demo(stdout io.Writer, size int, seed uint64, out string) error {
 	} else {
 		row = demoRow{name: "astar -plain", skipped: fmt.Sprintf("skipped: over %d cells, it would take seconds", plainMaxCells)}
 	}
-	row.col, row.wide, row.colour = picture.Plain, true, "orange, wide"
+	row.col, row.colour, row.label = picture.Plain, "orange", "A* (plain)"
 	rows = append(rows, row)
 
 	t1 := time.Now()
@@ -120,7 +123,7 @@ func demo(stdout io.Writer, size int, seed uint64, out string) error {
 	if err != nil {
 		return err
 	}
-	row.col, row.colour = picture.Smooth, "red"
+	row.col, row.colour, row.label = picture.Smooth, "red", "HPA* + smoothing"
 	rows = append(rows, row)
 
 	w.Flush()
@@ -129,30 +132,70 @@ func demo(stdout io.Writer, size int, seed uint64, out string) error {
 	if err != nil {
 		return err
 	}
-	row.col, row.colour = picture.Navmesh, "magenta"
+	row.col, row.colour, row.label = picture.Navmesh, "magenta", "navmesh (any-angle)"
 	rows = append(rows, row)
 
 	fmt.Fprintln(w)
 	printDemoTable(w, rows)
 	fmt.Fprintln(w)
 
-	c := picture.New(g)
-	for _, wide := range []bool{true, false} {
-		for _, r := range rows {
-			if r.wide == wide {
-				c.Polyline(r.path, c.LineWidth(wide), r.col)
-			}
-		}
-	}
-	mw := c.MarkerWidth()
-	c.Marker(from, mw, picture.Start)
-	c.Marker(to, mw, picture.Goal)
+	c := drawDemo(g, seed, from, to, rows, times)
 	if err := c.WritePNG(out); err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "picture %s (%s; start green, goal cyan)\n", out, c.ScaleNote())
+	fmt.Fprintf(w, "picture %s (%s; a panel a method, start S green, goal G cyan)\n", out, c.ScaleNote())
 	fmt.Fprintf(w, "total   %s\n", formatDuration(time.Since(t0)))
 	return w.Flush()
+}
+
+// drawDemo draws the demo's picture: a panel for each method, in rows of
+// two, its path drawn over the other methods' paths in grey and its start
+// and goal pinned; a title naming the world and the query; a legend of the
+// methods with the length of each path, and its time when times is set;
+// and one of the pins and the grey paths. Small multiples rather than one
+// map with the paths overlaid: on the 4096² world at 4 cells a pixel the
+// four paths share most of their pixels, and the one drawn last hid the
+// others; a panel each shows every path whole, the grey ones showing where
+// it departs from the rest. Without times the picture depends only on the
+// world and the query.
+func drawDemo(g *grid.Grid, seed uint64, from, to image.Point, rows []demoRow, times bool) *picture.Canvas {
+	panels := picture.NewPanels(g, len(rows), 2)
+	keys := make([]picture.Key, len(rows))
+	for i, p := range panels {
+		for j, r := range rows {
+			if j != i {
+				p.Polyline(r.path, 1, picture.Ghost)
+			}
+		}
+		r := rows[i]
+		p.Polyline(r.path, p.LineWidth(false)+1, r.col)
+		p.Pin(from, picture.Start, "S")
+		p.Pin(to, picture.Goal, "G")
+		label := r.label
+		switch {
+		case r.skipped != "":
+			label += " · " + r.skipped
+		case r.st.status != core.Found:
+			label += " · " + r.st.status.String()
+		default:
+			label += fmt.Sprintf(" · length %.1f", r.st.cost)
+			if times {
+				label += " · " + formatDuration(r.time)
+			}
+		}
+		p.Caption(picture.Key{Colour: r.col, Label: r.label})
+		keys[i] = picture.Key{Colour: r.col, Label: label}
+	}
+	c := panels[0]
+	c.Title(fmt.Sprintf("pathfind demo · world %d×%d, seed %d · %s to %s", g.Width(), g.Height(), seed, pointString(from), pointString(to)))
+	c.Legend(keys)
+	c.Legend([]picture.Key{
+		{Colour: picture.Start, Label: "start " + pointString(from), Letter: "S"},
+		{Colour: picture.Goal, Label: "goal " + pointString(to), Letter: "G"},
+		{Colour: picture.Ghost, Label: "the other methods' paths"},
+		{Colour: picture.Blocked, Label: "blocked"},
+	})
+	return c
 }
 
 // demoTime calls answer once untimed, to warm the scratch it uses, then up

@@ -1,7 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"flag"
+	"fmt"
+	"image"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -25,16 +29,99 @@ func TestDemo(t *testing.T) {
 	if got := field(t, stdout, "world"); !strings.HasPrefix(got, "256×256 cells, seed 3") {
 		t.Errorf("world line %q", got)
 	}
-	if got := field(t, stdout, "picture"); !strings.HasPrefix(got, out+" (1024×1024 pixels, 4×4 a cell") {
-		t.Errorf("picture line %q, want the file and its size", got)
-	}
 	img := readPNG(t, out)
-	if b := img.Bounds(); b.Dx() != 1024 || b.Dy() != 1024 {
-		t.Errorf("picture is %v, want 1024×1024", b)
+	b := img.Bounds()
+	// Panels of 512×512 pixels, 2×2 a cell, two a row, with a gap of 8
+	// between them.
+	if got, want := field(t, stdout, "picture"), fmt.Sprintf("%s (1032×%d pixels, 4 panels of 512×512, 2×2 a cell;", out, b.Dy()); !strings.HasPrefix(got, want) {
+		t.Errorf("picture line %q, want it to start %q", got, want)
 	}
-	for _, col := range []picture.Colour{picture.Path, picture.Plain, picture.Smooth, picture.Navmesh, picture.Start, picture.Goal} {
-		if picture.Count(img, col) == 0 {
-			t.Errorf("no pixels of colour %d", col)
+	// From the top: the title, the captions of the first two panels, the
+	// panels; the legends below.
+	top, bottom := bands(t, img)
+	if b.Dx() != 1032 || top < 16 || b.Dy()-bottom < 2*16 {
+		t.Fatalf("picture is %v with panels in rows %d to %d, want 1032 wide, bands of text above and below", b, top, bottom)
+	}
+	checkTitle(t, img, 20) // the title's capitals; the captions start lower
+	methods := []picture.Colour{picture.Path, picture.Plain, picture.Smooth, picture.Navmesh}
+	for _, col := range methods[:2] {
+		if countIn(img, 0, top, col) == 0 {
+			t.Errorf("no %s swatch in the captions of the first row of panels", colourNames[col])
+		}
+	}
+	for _, col := range append(methods, picture.Ghost) {
+		if countIn(img, top, bottom, col) == 0 {
+			t.Errorf("no %s in the panels", colourNames[col])
+		}
+	}
+	// A pin each at start and goal in each panel, about 250 pixels each.
+	for _, col := range []picture.Colour{picture.Start, picture.Goal} {
+		if n := countIn(img, top, bottom, col); n < 4*150 {
+			t.Errorf("%d pixels of %s in the panels, want a pin in each of four", n, colourNames[col])
+		}
+	}
+	from, to, ok := strings.Cut(field(t, stdout, "query"), " to ")
+	if !ok {
+		t.Fatalf("query line %q", field(t, stdout, "query"))
+	}
+	p, _ := parsePoint(from)
+	q, _ := parsePoint(strings.Fields(to)[0])
+	for _, at := range []image.Point{{0, top}, {520, top}, {0, top + 512 + 8 + 22}, {520, top + 512 + 8 + 22}} {
+		// Pins near the edge move inwards by up to their radius and halo.
+		checkPin(t, img, clampPin(p.Mul(2).Add(at), at), picture.Start)
+		checkPin(t, img, clampPin(q.Mul(2).Add(at), at), picture.Goal)
+	}
+	if n := countIn(img, bottom, b.Dy(), picture.Text); n < 500 {
+		t.Errorf("%d text pixels in the legends, want their labels", n)
+	}
+	for _, col := range append(methods, picture.Start, picture.Goal, picture.Ghost, picture.Blocked) {
+		if countIn(img, bottom, b.Dy(), col) == 0 {
+			t.Errorf("no %s swatch in the legends", colourNames[col])
+		}
+	}
+}
+
+// clampPin moves the centre of a pin on pixel p inside the 512×512 panel
+// from at by the pin's radius and halo, as picture.Canvas.Pin does.
+func clampPin(p, at image.Point) image.Point {
+	const r = 10 + 2
+	return image.Pt(min(max(p.X, at.X+r), at.X+511-r), min(max(p.Y, at.Y+r), at.Y+511-r))
+}
+
+// TestDemoDeterministic checks that without times the demo's picture
+// depends only on the world, byte for byte, and that with them only its
+// legends change.
+func TestDemoDeterministic(t *testing.T) {
+	dir := t.TempDir()
+	var files [3]string
+	for i, times := range []string{"-times=false", "-times=false", "-times=true"} {
+		files[i] = filepath.Join(dir, fmt.Sprintf("d%d.png", i))
+		if _, errOut, code := pathfind(t, "demo", "-size", "128", "-seed", "5", times, "-o", files[i]); code != 0 {
+			t.Fatalf("status %d, stderr %q", code, errOut)
+		}
+	}
+	a, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(files[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(a, b) {
+		t.Errorf("two pictures of seed 5 without times differ")
+	}
+	untimed, timed := readPNG(t, files[0]), readPNG(t, files[2])
+	if untimed.Bounds() != timed.Bounds() {
+		t.Fatalf("the picture with times is %v, without %v", timed.Bounds(), untimed.Bounds())
+	}
+	_, bottom := bands(t, untimed)
+	r := untimed.Bounds()
+	for y := r.Min.Y; y < bottom; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			if u, v := untimed.At(x, y), timed.At(x, y); u != v {
+				t.Fatalf("pixel (%d, %d) above the legends is %v with times, %v without", x, y, v, u)
+			}
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"image"
 	"io"
+	"path/filepath"
 	"time"
 
 	"github.com/cairn-nav/cairn/cmd/internal/cli"
@@ -120,6 +121,13 @@ func setupRoute(fs *flag.FlagSet) func(io.Writer) error {
 			if err != nil {
 				return err
 			}
+			// The title the picture guessed from what it drew, named
+			// exactly: the map's file and the -algo flag.
+			algo := "-algo " + rf.algo
+			if rf.smooth {
+				algo += " -smooth"
+			}
+			c.Title(fmt.Sprintf("%s · %s to %s · %s", filepath.Base(*mapPath), pointString(from.p), pointString(to.p), algo))
 			if err := c.WritePNG(*pngPath); err != nil {
 				return err
 			}

@@ -4,10 +4,17 @@
 // A [Canvas] works in world coordinates, the grid's: cell (x, y) covers
 // [x, x+1) × [y, y+1), row 0 at the top, and [Centre] gives the point at
 // the middle of a cell. A map is drawn with its long side at most 1024
-// pixels: a small map is scaled up, each cell s×s pixels with s at most 16;
+// pixels (1024/n in rows of n panels): a small map is scaled up, each cell s×s pixels with s at most 16;
 // a map over 1024 cells a side is scaled down, each block of k×k cells one
 // pixel, blocked when more than half its cells are. Pictures are paletted,
 // one [Colour] per thing drawn, and written atomically by [Canvas.WritePNG].
+//
+// A picture may hold several panels, copies of one map side by side
+// ([NewPanels]), and bands of text around them: a title above
+// ([Canvas.Title]), legends below ([Canvas.Legend]) and a caption above each
+// panel ([Canvas.Caption]). Text is drawn in Inconsolata's 8×16 bitmap
+// faces without blending, so that a picture keeps its palette; [Canvas.Pin]
+// marks a start or goal with a ringed, lettered disc.
 package picture
 
 import (
@@ -15,7 +22,6 @@ import (
 	"fmt"
 	"image"
 	"image/color"
-	"image/draw"
 	"image/png"
 	"io"
 	"math"
@@ -68,6 +74,9 @@ const (
 	LevelBorder
 	// Edge is an HPA* edge of level 1, from node to node.
 	Edge
+	Text  // text, and the rings of pins and swatches
+	Paper // the background of bands of text, and the halo of pins
+	Ghost // the other methods' paths in a panel of the demo
 )
 
 var palette = color.Palette{
@@ -91,6 +100,9 @@ var palette = color.Palette{
 	Portal:      color.RGBA{0x7c, 0xc6, 0x8a, 0xff},
 	LevelBorder: color.RGBA{0x7d, 0x6b, 0x4a, 0xff},
 	Edge:        color.RGBA{0xb4, 0xc3, 0xd9, 0xff},
+	Text:        color.RGBA{0x1b, 0x1b, 0x1b, 0xff},
+	Paper:       color.RGBA{0xff, 0xff, 0xff, 0xff},
+	Ghost:       color.RGBA{0x9e, 0x9e, 0x9e, 0xff},
 }
 
 // RGBA returns the colour of palette entry c.
@@ -103,42 +115,79 @@ func NodeColour(level int) Colour { return Node1 + Colour(min(max(level, 1), 4)-
 
 // Canvas is a picture of a grid map, in world coordinates: cell (x, y)
 // covers [x, x+1) × [y, y+1). Large maps are scaled down, k×k cells to a
-// pixel; small ones up, each cell s×s pixels; one of k and s is 1. Drawing
-// clips to the picture. A Canvas is not safe for concurrent use. Its
-// drawing methods do not allocate, except [Canvas.Mesh].
+// pixel; small ones up, each cell s×s pixels; one of k and s is 1. A Canvas
+// is one panel of a picture: [New] makes a picture of one panel,
+// [NewPanels] one of several, which share it. Drawing in world coordinates
+// clips to the panel; the bands of text and [Canvas.WritePNG] belong to the
+// whole picture. A Canvas is not safe for concurrent use, nor are the
+// panels of one picture. Its drawing methods do not allocate, except
+// [Canvas.Mesh] and those that draw text.
 type Canvas struct {
-	img  *image.Paletted
+	sh   *sheet
 	k, s int
+	// at is the top-left pixel of the panel's map, counted from the top of
+	// the panels (below the title band); size is its size in pixels.
+	at, size image.Point
+	strip    int // height of the caption strip above the map; 0 without one
+}
+
+// sheet is the picture that the panels of a [Canvas] share.
+type sheet struct {
+	img    *image.Paletted
+	top    int // height of the title band; 0 without a title
+	panels int
+}
+
+// fit returns the scale of a map of w×h cells drawn with its long side at
+// most side pixels: k cells a pixel when larger, s pixels a cell (at most
+// maxCellSide) when smaller, and the size of the picture in pixels.
+func fit(w, h, side int) (k, s int, size image.Point) {
+	long := max(w, h)
+	k, s = 1, 1
+	if long > side {
+		k = (long + side - 1) / side
+	} else {
+		s = max(1, min(maxCellSide, side/long))
+	}
+	return k, s, image.Pt((w+k-1)/k*s, (h+k-1)/k*s)
 }
 
 // New draws g: free cells light, blocked ones dark, and a block of k×k
 // cells blocked when more than half its cells are. It is O(cells) and
 // allocates the picture, at most 1024×1024 bytes.
 func New(g *grid.Grid) *Canvas {
+	c := &Canvas{}
+	c.k, c.s, c.size = fit(g.Width(), g.Height(), maxSide)
+	c.sh = &sheet{img: image.NewPaletted(image.Rectangle{Max: c.size}, palette), panels: 1}
+	c.drawMap(g)
+	return c
+}
+
+// bounds returns the pixels of the panel's map.
+func (c *Canvas) bounds() image.Rectangle {
+	lo := c.at.Add(image.Pt(0, c.sh.top))
+	return image.Rectangle{Min: lo, Max: lo.Add(c.size)}
+}
+
+// drawMap paints the panel's map of g.
+func (c *Canvas) drawMap(g *grid.Grid) {
 	w, h := g.Width(), g.Height()
-	long := max(w, h)
-	c := &Canvas{k: 1, s: 1}
-	if long > maxSide {
-		c.k = (long + maxSide - 1) / maxSide
-	} else {
-		c.s = min(maxCellSide, maxSide/long)
-	}
-	pw, ph := (w+c.k-1)/c.k*c.s, (h+c.k-1)/c.k*c.s
-	c.img = image.NewPaletted(image.Rect(0, 0, pw, ph), palette)
-	draw.Draw(c.img, c.img.Rect, image.NewUniform(palette[Free]), image.Point{}, draw.Src)
+	o := c.bounds().Min
+	c.Fill(c.bounds(), Free)
 	if c.k == 1 {
 		for y := range h {
 			for x := range w {
 				if !g.Passable(image.Pt(x, y)) {
-					c.Fill(image.Rect(x*c.s, y*c.s, (x+1)*c.s, (y+1)*c.s), Blocked)
+					c.Fill(image.Rect(x*c.s, y*c.s, (x+1)*c.s, (y+1)*c.s).Add(o), Blocked)
 				}
 			}
 		}
-		return c
+		return
 	}
 	// Count the blocked cells of each block, one row of blocks at a time.
-	blocked := make([]int, pw)
-	for py := range ph {
+	img := c.sh.img
+	blocked := make([]int, c.size.X)
+	for py := range c.size.Y {
 		clear(blocked)
 		y0, y1 := py*c.k, min((py+1)*c.k, h)
 		for y := y0; y < y1; y++ {
@@ -151,33 +200,27 @@ func New(g *grid.Grid) *Canvas {
 		for px, n := range blocked {
 			cells := (y1 - y0) * (min((px+1)*c.k, w) - px*c.k)
 			if 2*n > cells {
-				c.img.Pix[py*c.img.Stride+px] = uint8(Blocked)
+				img.Pix[img.PixOffset(o.X+px, o.Y+py)] = uint8(Blocked)
 			}
 		}
 	}
-	return c
 }
 
 // PixelsPerCell returns the side of a cell in pixels: s when the map is
 // scaled up (or drawn a pixel a cell), 1/k when it is scaled down.
 func (c *Canvas) PixelsPerCell() float64 { return float64(c.s) / float64(c.k) }
 
-// Fill paints the pixels of r, clipped to the picture. It is O(pixels).
+// Fill paints the pixels of r, in picture pixels, clipped to the panel. It
+// is O(pixels).
 func (c *Canvas) Fill(r image.Rectangle, col Colour) {
-	r = r.Intersect(c.img.Rect)
-	for y := r.Min.Y; y < r.Max.Y; y++ {
-		row := c.img.Pix[y*c.img.Stride:]
-		for x := r.Min.X; x < r.Max.X; x++ {
-			row[x] = uint8(col)
-		}
-	}
+	paint(c.sh.img, r.Intersect(c.bounds()), col)
 }
 
-// Pixel returns the pixel holding world point p; it may lie outside the
-// picture.
+// Pixel returns the pixel of the picture holding world point p; it may lie
+// outside the panel.
 func (c *Canvas) Pixel(p mgl64.Vec2) image.Point {
 	f := c.PixelsPerCell()
-	return image.Pt(int(math.Floor(p[0]*f)), int(math.Floor(p[1]*f)))
+	return image.Pt(int(math.Floor(p[0]*f)), int(math.Floor(p[1]*f))).Add(c.bounds().Min)
 }
 
 // Centre returns the centre of cell p in world coordinates.
@@ -190,18 +233,19 @@ func (c *Canvas) Cells(ps []image.Point, col Colour) {
 	if c.s >= 4 {
 		inset = 1
 	}
+	o := c.bounds().Min
 	for _, p := range ps {
 		if c.k > 1 {
-			c.Dot(image.Pt(p.X/c.k, p.Y/c.k), 1, col)
+			c.Dot(image.Pt(p.X/c.k, p.Y/c.k).Add(o), 1, col)
 			continue
 		}
-		r := image.Rect(p.X*c.s, p.Y*c.s, (p.X+1)*c.s, (p.Y+1)*c.s)
+		r := image.Rect(p.X*c.s, p.Y*c.s, (p.X+1)*c.s, (p.Y+1)*c.s).Add(o)
 		c.Fill(r.Inset(inset), col)
 	}
 }
 
-// Dot paints the square of side width pixels centred on pixel p (its
-// upper-left quarter when width is even).
+// Dot paints the square of side width pixels centred on pixel p of the
+// picture (its upper-left quarter when width is even).
 func (c *Canvas) Dot(p image.Point, width int, col Colour) {
 	lo := p.Sub(image.Pt((width-1)/2, (width-1)/2))
 	c.Fill(image.Rectangle{Min: lo, Max: lo.Add(image.Pt(width, width))}, col)
@@ -211,7 +255,8 @@ func (c *Canvas) Dot(p image.Point, width int, col Colour) {
 // brush of width pixels. It is O(length in pixels × width²).
 func (c *Canvas) Line(a, b mgl64.Vec2, width int, col Colour) {
 	f := c.PixelsPerCell()
-	dda(a[0]*f, a[1]*f, b[0]*f, b[1]*f, func(p image.Point) { c.Dot(p, width, col) })
+	o := c.bounds().Min
+	dda(a[0]*f, a[1]*f, b[0]*f, b[1]*f, func(p image.Point) { c.Dot(p.Add(o), width, col) })
 }
 
 // dda calls stamp for the pixels of the segment from (x0, y0) to (x1, y1),
@@ -239,6 +284,7 @@ func (c *Canvas) Mesh(m *navmesh.Mesh) {
 		return
 	}
 	f := float64(c.s)
+	img, pb := c.sh.img, c.bounds()
 	var poly []mgl64.Vec2
 	var nbs []navmesh.Neighbor
 	for id := range navmesh.PolyID(m.NumPolys()) {
@@ -273,12 +319,13 @@ func (c *Canvas) Mesh(m *navmesh.Mesh) {
 			x0, y0 := px(a)
 			x1, y1 := px(b)
 			dda(x0, y0, x1, y1, func(p image.Point) {
-				if !p.In(c.img.Rect) {
+				p = p.Add(pb.Min)
+				if !p.In(pb) {
 					return
 				}
-				i := c.img.PixOffset(p.X, p.Y)
-				if v := Colour(c.img.Pix[i]); v == Free || v == MeshEdge || v == Portal {
-					c.img.Pix[i] = col
+				i := img.PixOffset(p.X, p.Y)
+				if v := Colour(img.Pix[i]); v == Free || v == MeshEdge || v == Portal {
+					img.Pix[i] = col
 				}
 			})
 		}
@@ -322,7 +369,8 @@ func (c *Canvas) LineWidth(wide bool) int {
 	return w
 }
 
-// MarkerWidth returns the side of the start and goal markers, in pixels.
+// MarkerWidth returns the side of a square marker that stands out at the
+// picture's scale, in pixels; [Canvas.Pin] marks starts and goals better.
 func (c *Canvas) MarkerWidth() int {
 	if c.k > 1 {
 		return 7
@@ -337,10 +385,10 @@ func (c *Canvas) GridLines(side int, col Colour) {
 	if side <= 0 {
 		return
 	}
-	b := c.img.Rect
+	img, b := c.sh.img, c.bounds()
 	mark := func(x, y int) {
-		if i := y*c.img.Stride + x; c.img.Pix[i] == uint8(Free) {
-			c.img.Pix[i] = uint8(col)
+		if i := y*img.Stride + x; img.Pix[i] == uint8(Free) {
+			img.Pix[i] = uint8(col)
 		}
 	}
 	for cx := side; ; cx += side {
@@ -381,15 +429,20 @@ func (c *Canvas) Nodes(hg *hpa.Graph) {
 	}
 }
 
-// ScaleNote describes the scale of the picture for the commands' reports,
-// as "1024×768 pixels, 16×16 a cell" or "1024×1024 pixels, 4×4 cells a
-// pixel".
+// ScaleNote describes the size of the picture and the scale of its map for
+// the commands' reports, as "1024×768 pixels, 16×16 a cell", "1024×1024
+// pixels, 4×4 cells a pixel", or with panels "1032×1136 pixels, 4 panels
+// of 512×512, 8×8 cells a pixel".
 func (c *Canvas) ScaleNote() string {
-	b := c.img.Rect
-	if c.k > 1 {
-		return fmt.Sprintf("%d×%d pixels, %d×%d cells a pixel", b.Dx(), b.Dy(), c.k, c.k)
+	b := c.sh.img.Rect
+	note := fmt.Sprintf("%d×%d pixels, ", b.Dx(), b.Dy())
+	if c.sh.panels > 1 {
+		note += fmt.Sprintf("%d panels of %d×%d, ", c.sh.panels, c.size.X, c.size.Y)
 	}
-	return fmt.Sprintf("%d×%d pixels, %d×%d a cell", b.Dx(), b.Dy(), c.s, c.s)
+	if c.k > 1 {
+		return note + fmt.Sprintf("%d×%d cells a pixel", c.k, c.k)
+	}
+	return note + fmt.Sprintf("%d×%d a cell", c.s, c.s)
 }
 
 // WritePNG encodes the picture as PNG and writes it to path atomically
@@ -399,7 +452,7 @@ func (c *Canvas) WritePNG(path string) error {
 	_, err := atomicfile.Write(path, func(w io.Writer) error {
 		bw := bufio.NewWriter(w)
 		enc := png.Encoder{CompressionLevel: png.BestCompression}
-		if err := enc.Encode(bw, c.img); err != nil {
+		if err := enc.Encode(bw, c.sh.img); err != nil {
 			return err
 		}
 		return bw.Flush()

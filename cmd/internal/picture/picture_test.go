@@ -31,8 +31,8 @@ func loadDemo(t *testing.T) *grid.Grid {
 func TestCanvasScale(t *testing.T) {
 	t.Run("up", func(t *testing.T) {
 		c := New(loadDemo(t))
-		if c.k != 1 || c.s != 16 || c.img.Rect != image.Rect(0, 0, 1024, 768) {
-			t.Errorf("k %d, s %d, picture %v; want 1, 16, 1024×768", c.k, c.s, c.img.Rect)
+		if c.k != 1 || c.s != 16 || c.sh.img.Rect != image.Rect(0, 0, 1024, 768) {
+			t.Errorf("k %d, s %d, picture %v; want 1, 16, 1024×768", c.k, c.s, c.sh.img.Rect)
 		}
 		if got := c.PixelsPerCell(); got != 16 {
 			t.Errorf("PixelsPerCell %v, want 16", got)
@@ -58,8 +58,8 @@ func TestCanvasScale(t *testing.T) {
 			t.Fatal(err)
 		}
 		c := New(g)
-		if c.k != 3 || c.s != 1 || c.img.Rect != image.Rect(0, 0, 684, 1) {
-			t.Fatalf("k %d, s %d, picture %v; want 3, 1, 684×1", c.k, c.s, c.img.Rect)
+		if c.k != 3 || c.s != 1 || c.sh.img.Rect != image.Rect(0, 0, 684, 1) {
+			t.Fatalf("k %d, s %d, picture %v; want 3, 1, 684×1", c.k, c.s, c.sh.img.Rect)
 		}
 		if got := c.PixelsPerCell(); got != 1.0/3 {
 			t.Errorf("PixelsPerCell %v, want 1/3", got)
@@ -68,7 +68,7 @@ func TestCanvasScale(t *testing.T) {
 			x    int
 			want Colour
 		}{{0, Blocked}, {1, Free}, {2, Free}, {683, Blocked}} {
-			if got := Colour(c.img.ColorIndexAt(tc.x, 0)); got != tc.want {
+			if got := Colour(c.sh.img.ColorIndexAt(tc.x, 0)); got != tc.want {
 				t.Errorf("pixel %d has colour %d, want %d", tc.x, got, tc.want)
 			}
 		}
@@ -79,8 +79,8 @@ func TestCanvasScale(t *testing.T) {
 // outline, which shares the level-1 node's, and that a Colour converts to
 // its entry.
 func TestPalette(t *testing.T) {
-	if len(palette) != int(Edge)+1 {
-		t.Fatalf("palette has %d entries, want %d", len(palette), Edge+1)
+	if len(palette) != int(Ghost)+1 {
+		t.Fatalf("palette has %d entries, want %d", len(palette), Ghost+1)
 	}
 	seen := map[color.Color]Colour{}
 	for i, p := range palette {
@@ -123,14 +123,14 @@ func TestGridLines(t *testing.T) {
 		{31, 0, Free}, {33, 0, Free}, {0, 31, Free},
 		{40, 31, Blocked}, {32, 16, Blocked}, // the wall at (2, 1)
 	} {
-		if got := Colour(c.img.ColorIndexAt(tc.x, tc.y)); got != tc.want {
+		if got := Colour(c.sh.img.ColorIndexAt(tc.x, tc.y)); got != tc.want {
 			t.Errorf("pixel (%d, %d) has colour %d, want %d", tc.x, tc.y, got, tc.want)
 		}
 	}
 }
 
-// TestDrawingAllocs checks that the drawing methods other than Mesh do not
-// allocate.
+// TestDrawingAllocs checks that the drawing methods other than Mesh and
+// those that draw text do not allocate.
 func TestDrawingAllocs(t *testing.T) {
 	g := loadDemo(t)
 	hg, err := hpa.Build(g, hpa.Options{ClusterSize: 8})
@@ -147,6 +147,7 @@ func TestDrawingAllocs(t *testing.T) {
 		c.CellPath(cells, c.LineWidth(true), Path)
 		c.Polyline(pts, c.LineWidth(false), Navmesh)
 		c.Marker(cells[0], c.MarkerWidth(), Start)
+		c.Uses(Goal)
 	})
 	if allocs != 0 {
 		t.Errorf("%v allocations a picture, want 0", allocs)
@@ -170,13 +171,13 @@ func TestWritePNG(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if img.Bounds() != c.img.Rect {
-		t.Errorf("decoded picture is %v, want %v", img.Bounds(), c.img.Rect)
+	if img.Bounds() != c.sh.img.Rect {
+		t.Errorf("decoded picture is %v, want %v", img.Bounds(), c.sh.img.Rect)
 	}
-	b := c.img.Rect
+	b := c.sh.img.Rect
 	for y := b.Min.Y; y < b.Max.Y; y++ {
 		for x := b.Min.X; x < b.Max.X; x++ {
-			if got, want := color.RGBAModel.Convert(img.At(x, y)), Colour(c.img.ColorIndexAt(x, y)); got != color.RGBAModel.Convert(want) {
+			if got, want := color.RGBAModel.Convert(img.At(x, y)), Colour(c.sh.img.ColorIndexAt(x, y)); got != color.RGBAModel.Convert(want) {
 				t.Fatalf("pixel (%d, %d) decodes to %v, want colour %d", x, y, got, want)
 			}
 		}
