@@ -20,6 +20,9 @@
 // Coordinates are those of package grid: cell (x, y) covers
 // [x, x+1) × [y, y+1), its centre is (x+0.5, y+0.5), and continuous points
 // are [mgl64.Vec2]. An agent stands in the cell that holds its position.
+// A game whose positions are in world units converts at the boundary with
+// a [grid.Transform]: ToGrid before Steer, ToWorld on the target it returns,
+// ToCell for the cells of Plan and Request.
 //
 // Paths, planners and queues are not safe for concurrent use: a game keeps
 // them on the goroutine that runs its frames, and edits its grid between

@@ -6,6 +6,7 @@ import (
 
 	"github.com/cairn-nav/cairn/agent"
 	"github.com/cairn-nav/cairn/grid"
+	"github.com/go-gl/mathgl/mgl64"
 )
 
 // One agent walks from spawn to arrival across an edit: a wall goes up
@@ -82,4 +83,38 @@ func ExampleQueue() {
 	// 0 following (7,2)
 	// 1 following (0,2)
 	// 2 following (7,1)
+}
+
+// A game whose units live in world units, not cells, converts at the
+// boundary with a grid.Transform: world positions to grid coordinates
+// before Steer, targets back to world units after.
+func ExamplePath_Steer_worldUnits() {
+	g, _ := grid.FromRows([]string{
+		"......",
+		".####.",
+		"......",
+	}, grid.Options{})
+	// Cells of 2.5 world units; the map's corner at world (100, 40).
+	t := grid.Transform{CellSize: 2.5, Origin: mgl64.Vec2{100, 40}}
+	pl := agent.NewPlanner(g)
+	var p agent.Path
+	p.Lookahead = 8
+	unit := mgl64.Vec2{101.25, 41.25} // the centre of cell (0,0)
+	goal := mgl64.Vec2{113.75, 46.25} // the centre of cell (5,2)
+	pl.Plan(&p, t.ToCell(unit), t.ToCell(goal))
+	for range 100 {
+		target, done := p.Steer(t.ToGrid(unit))
+		if done {
+			break
+		}
+		// Two world units a tick toward the target, in world units.
+		w := t.ToWorld(target)
+		if d := w.Sub(unit); d.Len() > 2 {
+			w = unit.Add(d.Mul(2 / d.Len()))
+		}
+		unit = w
+	}
+	fmt.Printf("arrived at world (%.2f, %.2f), cell %v\n", unit.X(), unit.Y(), t.ToCell(unit))
+	// Output:
+	// arrived at world (113.75, 46.25), cell (5,2)
 }
