@@ -37,6 +37,16 @@ type Options struct {
 	// searched several times more slowly, as a path crosses many more
 	// polygons. FromPolygons ignores it.
 	Rectangles bool
+	// TileSize, when above 0, makes [FromGrid] cut the grid into square
+	// tiles of TileSize cells, from the top left corner, and keep every
+	// polygon inside one tile: none crosses the lines x = k·TileSize and
+	// y = k·TileSize. Each tile is meshed from its own cells alone, so
+	// that [Mesh.Update] can mesh again only the tiles an edit touches
+	// (see tiles.go); the mesh has more polygons, and paths are as short.
+	// 0 is one mesh for the whole grid; negative values are an error, and
+	// so is a TileSize with a Radius above 0, unless with Rectangles.
+	// FromPolygons ignores it.
+	TileSize int
 }
 
 // rect is a rectangle of cells [x0, x1) × [y0, y1).
@@ -52,6 +62,9 @@ type rect struct{ x0, y0, x1, y1 int32 }
 // Delaunay flips, linear on typical maps); BenchmarkFromGrid measures it on
 // Moving AI maps.
 func FromGrid(g *grid.Grid, opt Options) (*Mesh, error) {
+	if err := checkTileSize(opt); err != nil {
+		return nil, err
+	}
 	if g != nil && opt.Radius > 0 && !opt.Rectangles {
 		if err := checkRadius(opt.Radius); err != nil {
 			return nil, err
@@ -66,6 +79,9 @@ func FromGrid(g *grid.Grid, opt Options) (*Mesh, error) {
 	if (w+1)*(h+1) > math.MaxInt32 {
 		return nil, fmt.Errorf("navmesh: grid of %d×%d cells is too large", w, h)
 	}
+	if opt.TileSize > 0 {
+		return tiled(g, opt), nil
+	}
 	m := rectangles(g)
 	if opt.Rectangles {
 		m.finishRects()
@@ -77,9 +93,11 @@ func FromGrid(g *grid.Grid, opt Options) (*Mesh, error) {
 // rectangles cuts the free cells of g into rectangles: the walkable cells,
 // the cell index, the polygons, their vertices and their edges with the
 // polygon across each (see finishRects for the rest).
-func rectangles(g *grid.Grid) *Mesh {
+func rectangles(g *grid.Grid) *Mesh { return rectanglesOf(g, decompose(g, g.Bounds())) }
+
+// rectanglesOf is rectangles for the given rectangles of g's free cells.
+func rectanglesOf(g *grid.Grid, rects []rect) *Mesh {
 	w, h := g.Width(), g.Height()
-	rects := decompose(g)
 	cells := newCellIndex(w, h)
 	m := &Mesh{kind: rectMesh, w: w, h: h, walk: make([]uint64, (w*h+63)/64), loc: cells}
 	for i, r := range rects {
@@ -188,23 +206,25 @@ func (m *Mesh) delaunay() tri.Triangles {
 	return tri.Rectangles(m.verts, rects)
 }
 
-// decompose cuts the free cells of g into rectangles: each row's maximal
-// runs of free cells, each grown down while the next row has the same run.
+// decompose cuts the free cells of g in the part b of its bounds into
+// rectangles, in coordinates relative to b.Min: each row's maximal runs of
+// free cells, each grown down while the next row has the same run.
 // Rectangles come out sorted by top row, then by column.
-func decompose(g *grid.Grid) []rect {
-	w, h := g.Width(), g.Height()
+func decompose(g *grid.Grid, b image.Rectangle) []rect {
+	w, h := b.Dx(), b.Dy()
+	free := func(x, y int) bool { return g.Passable(b.Min.Add(image.Pt(x, y))) }
 	var rects []rect
 	var open, next []int32 // rectangles reaching the row above, by column
 	for y := range h {
 		next = next[:0]
 		k := 0
 		for x := 0; x < w; {
-			if !g.Passable(image.Pt(x, y)) {
+			if !free(x, y) {
 				x++
 				continue
 			}
 			x0 := x
-			for x < w && g.Passable(image.Pt(x, y)) {
+			for x < w && free(x, y) {
 				x++
 			}
 			for k < len(open) && rects[open[k]].x0 < int32(x0) {

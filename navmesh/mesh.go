@@ -139,6 +139,10 @@ type Mesh struct {
 	// polygon, its depth-first number and the last number of its subtree.
 	bridge   []bool
 	pre, end []int32
+
+	// tiles, for a mesh FromGrid built with Options.TileSize, is what
+	// Update needs to mesh some tiles again; nil otherwise.
+	tiles *tiling
 }
 
 // meshKind says how a mesh was built, which decides how it is written and

@@ -52,70 +52,77 @@ func TestFromGridStructure(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		covered := make([]int, g.Width()*g.Height())
-		var area float64
-		portals := 0
-		for id := navmesh.PolyID(0); int(id) < m.NumPolys(); id++ {
-			vs := m.AppendPolygon(nil, id)
-			var twice float64
-			for i, a := range vs {
-				b := vs[(i+1)%len(vs)]
-				twice += a[0]*b[1] - b[0]*a[1]
-				if c := vs[(i+2)%len(vs)]; (b[0]-a[0])*(c[1]-b[1])-(b[1]-a[1])*(c[0]-b[0]) > 0 {
-					t.Fatalf("seed %d: polygon %d %v turns right at %v", seed, id, vs, b)
-				}
-			}
-			if twice >= 0 {
-				t.Fatalf("seed %d: polygon %d %v: shoelace sum %v, want negative", seed, id, vs, twice)
-			}
-			area -= twice / 2
-			for y := 0; y < g.Height(); y++ {
-				for x := 0; x < g.Width(); x++ {
-					if inPoly(vs, mgl64.Vec2{float64(x) + 0.51234567, float64(y) + 0.50765432}) {
-						covered[y*g.Width()+x]++
-					}
-				}
-			}
-			for _, nb := range m.AppendNeighbors(nil, id) {
-				portals++
-				l, r := nb.Portal.Left, nb.Portal.Right
-				if l == r || !inPoly(vs, l) || !inPoly(vs, r) {
-					t.Fatalf("seed %d: polygon %d %v: bad portal %v", seed, id, vs, nb)
-				}
-				back := false
-				for _, o := range m.AppendNeighbors(nil, nb.Poly) {
-					back = back || (o.Poly == id && o.Portal.Left == r && o.Portal.Right == l)
-				}
-				if !back {
-					t.Fatalf("seed %d: portal %v from %d to %d has no twin", seed, nb.Portal, id, nb.Poly)
-				}
-				// Walking out, the polygon is behind: left then right
-				// seen from inside the polygon's centre.
-				var c mgl64.Vec2
-				for _, v := range vs {
-					c = c.Add(v.Mul(1 / float64(len(vs))))
-				}
-				if (r[0]-c[0])*(l[1]-c[1])-(r[1]-c[1])*(l[0]-c[0]) >= 0 {
-					t.Fatalf("seed %d: portal %v of polygon %d is not left/right for a walker leaving it", seed, nb.Portal, id)
-				}
+		checkStructure(t, g, m, seed)
+	}
+}
+
+// checkStructure checks the structure of m, the mesh of g, as
+// TestFromGridStructure describes; seed goes into the failure messages.
+func checkStructure(t *testing.T, g *grid.Grid, m *navmesh.Mesh, seed int64) {
+	t.Helper()
+	covered := make([]int, g.Width()*g.Height())
+	var area float64
+	portals := 0
+	for id := navmesh.PolyID(0); int(id) < m.NumPolys(); id++ {
+		vs := m.AppendPolygon(nil, id)
+		var twice float64
+		for i, a := range vs {
+			b := vs[(i+1)%len(vs)]
+			twice += a[0]*b[1] - b[0]*a[1]
+			if c := vs[(i+2)%len(vs)]; (b[0]-a[0])*(c[1]-b[1])-(b[1]-a[1])*(c[0]-b[0]) > 0 {
+				t.Fatalf("seed %d: polygon %d %v turns right at %v", seed, id, vs, b)
 			}
 		}
-		free := 0
+		if twice >= 0 {
+			t.Fatalf("seed %d: polygon %d %v: shoelace sum %v, want negative", seed, id, vs, twice)
+		}
+		area -= twice / 2
 		for y := 0; y < g.Height(); y++ {
 			for x := 0; x < g.Width(); x++ {
-				want := 0
-				if g.Passable(image.Pt(x, y)) {
-					want = 1
-					free++
-				}
-				if got := covered[y*g.Width()+x]; got != want {
-					t.Fatalf("seed %d: cell (%d,%d) covered by %d polygons, want %d", seed, x, y, got, want)
+				if inPoly(vs, mgl64.Vec2{float64(x) + 0.51234567, float64(y) + 0.50765432}) {
+					covered[y*g.Width()+x]++
 				}
 			}
 		}
-		if area != float64(free) || portals != 2*m.NumPortals() {
-			t.Fatalf("seed %d: area %v for %d free cells; %d portal sides for %d portals", seed, area, free, portals, m.NumPortals())
+		for _, nb := range m.AppendNeighbors(nil, id) {
+			portals++
+			l, r := nb.Portal.Left, nb.Portal.Right
+			if l == r || !inPoly(vs, l) || !inPoly(vs, r) {
+				t.Fatalf("seed %d: polygon %d %v: bad portal %v", seed, id, vs, nb)
+			}
+			back := false
+			for _, o := range m.AppendNeighbors(nil, nb.Poly) {
+				back = back || (o.Poly == id && o.Portal.Left == r && o.Portal.Right == l)
+			}
+			if !back {
+				t.Fatalf("seed %d: portal %v from %d to %d has no twin", seed, nb.Portal, id, nb.Poly)
+			}
+			// Walking out, the polygon is behind: left then right
+			// seen from inside the polygon's centre.
+			var c mgl64.Vec2
+			for _, v := range vs {
+				c = c.Add(v.Mul(1 / float64(len(vs))))
+			}
+			if (r[0]-c[0])*(l[1]-c[1])-(r[1]-c[1])*(l[0]-c[0]) >= 0 {
+				t.Fatalf("seed %d: portal %v of polygon %d is not left/right for a walker leaving it", seed, nb.Portal, id)
+			}
 		}
+	}
+	free := 0
+	for y := 0; y < g.Height(); y++ {
+		for x := 0; x < g.Width(); x++ {
+			want := 0
+			if g.Passable(image.Pt(x, y)) {
+				want = 1
+				free++
+			}
+			if got := covered[y*g.Width()+x]; got != want {
+				t.Fatalf("seed %d: cell (%d,%d) covered by %d polygons, want %d", seed, x, y, got, want)
+			}
+		}
+	}
+	if area != float64(free) || portals != 2*m.NumPortals() {
+		t.Fatalf("seed %d: area %v for %d free cells; %d portal sides for %d portals", seed, area, free, portals, m.NumPortals())
 	}
 }
 

@@ -1,0 +1,285 @@
+package navmesh
+
+import (
+	"errors"
+	"fmt"
+	"image"
+	"slices"
+
+	"github.com/cairn-nav/cairn/grid"
+	"github.com/cairn-nav/cairn/navmesh/internal/tri"
+	"github.com/go-gl/mathgl/mgl64"
+)
+
+// This file builds the tiled meshes of [Options.TileSize]. The grid is cut
+// into square tiles of T cells from the top left corner (those of the last
+// column and row may be narrower), and each tile is meshed from its own
+// cells alone, as FromGrid meshes a whole grid: rectangles, cut into
+// triangles, made constrained Delaunay and merged into convex polygons.
+// The tile's border is a wall to that triangulation, so no polygon
+// crosses it, and a tile's polygons depend on nothing outside it. Before
+// the merge, the tile drops the rectangle corners on its border that are
+// in the open (see tileborder.go), so that only its own corners and the
+// points where a tile line meets a wall stay on the line.
+//
+// Stitching then joins the tiles: along each tile line, every polygon side
+// that lies on the line is split at every polygon corner of either side on
+// it, so that the two sides have the same vertices there. Each piece is
+// then either a portal, the same edge in one polygon of each side, or a
+// wall over blocked cells: a side changes from free to blocked along the
+// line only at a point that stays a corner of its polygons. The pieces are collinear vertices in a row, which the
+// package allows, and the polygons stay convex.
+//
+// A tiled mesh keeps each tile's polygons as built, before stitching, so
+// that [Mesh.Update] can build only the tiles an edit touches and stitch
+// again; FromGrid and Update share the stitching, so Update's mesh is the
+// one FromGrid would build, polygon for polygon and in the same order.
+
+// tiling is what a tiled mesh keeps for [Mesh.Update]: the tile side, the
+// number of tiles across and down, and each tile's polygons, row-major.
+type tiling struct {
+	size   int
+	nx, ny int
+	tiles  []tilePolys
+}
+
+// tilePolys are the convex polygons of one tile, built from its cells
+// alone: polygon i has the grid corners corner[start[i]:start[i+1]], each
+// numbered y·(W+1)+x for a grid W cells wide, in the package's order.
+// Once built they are never changed, so meshes share them.
+type tilePolys struct {
+	start  []int32
+	corner []int32
+}
+
+// checkTileSize returns an error for a TileSize that FromGrid refuses.
+func checkTileSize(opt Options) error {
+	switch {
+	case opt.TileSize < 0:
+		return fmt.Errorf("navmesh: tile size %d, want 0 or more", opt.TileSize)
+	case opt.TileSize > 0 && opt.Radius != 0 && !opt.Rectangles:
+		return errors.New("navmesh: tiles need a point agent (Radius 0), or Rectangles")
+	}
+	return nil
+}
+
+// tileRect returns the cells of tile (tx, ty) of a w×h grid.
+func (t *tiling) tileRect(tx, ty, w, h int) image.Rectangle {
+	return image.Rect(tx*t.size, ty*t.size, min((tx+1)*t.size, w), min((ty+1)*t.size, h))
+}
+
+// tiled returns FromGrid's mesh of g with opt.TileSize above 0, of convex
+// polygons or, with opt.Rectangles, of rectangles.
+func tiled(g *grid.Grid, opt Options) *Mesh {
+	w, h := g.Width(), g.Height()
+	size := opt.TileSize
+	t := &tiling{size: size, nx: (w + size - 1) / size, ny: (h + size - 1) / size}
+	if opt.Rectangles {
+		var rects []rect
+		for ty := range t.ny {
+			for tx := range t.nx {
+				b := t.tileRect(tx, ty, w, h)
+				for _, r := range decompose(g, b) {
+					x, y := int32(b.Min.X), int32(b.Min.Y)
+					rects = append(rects, rect{r.x0 + x, r.y0 + y, r.x1 + x, r.y1 + y})
+				}
+			}
+		}
+		m := rectanglesOf(g, rects)
+		m.finishRects()
+		return m
+	}
+	t.tiles = make([]tilePolys, t.nx*t.ny)
+	for ty := range t.ny {
+		for tx := range t.nx {
+			t.tiles[ty*t.nx+tx] = buildTile(g, t.tileRect(tx, ty, w, h))
+		}
+	}
+	walk := make([]uint64, (w*h+63)/64)
+	for y := range h {
+		for x := range w {
+			if g.Passable(image.Pt(x, y)) {
+				k := y*w + x
+				walk[k/64] |= 1 << (k % 64)
+			}
+		}
+	}
+	return t.mesh(w, h, walk)
+}
+
+// buildTile returns the convex polygons of the free cells of g in b, made
+// as FromGrid makes those of a whole grid, with b's border for a wall.
+func buildTile(g *grid.Grid, b image.Rectangle) tilePolys {
+	rects := decompose(g, b)
+	if len(rects) == 0 {
+		return tilePolys{}
+	}
+	tw, th := b.Dx(), b.Dy()
+	cells := newCellIndex(tw, th)
+	m := &Mesh{w: tw, h: th, loc: cells}
+	for i, r := range rects {
+		for y := r.y0; y < r.y1; y++ {
+			for x := r.x0; x < r.x1; x++ {
+				cells.cell[int(y)*tw+int(x)] = PolyID(i)
+			}
+		}
+	}
+	bd := builder{m: m, cells: cells, vid: make([]int32, (tw+1)*(th+1))}
+	for i := range bd.vid {
+		bd.vid[i] = -1
+	}
+	m.polys = make([]poly, len(rects))
+	m.verts = make([]mgl64.Vec2, 0, 4*len(rects)+4)
+	m.ev = make([]int32, 0, 6*len(rects))
+	m.enb = make([]PolyID, 0, 6*len(rects))
+	for i, r := range rects {
+		bd.rectangle(PolyID(i), r)
+	}
+	ts := m.delaunay()
+	if vs := openBorder(g, b, m); len(vs) > 0 {
+		tris := dropVertices(m.verts, ts.Tris, vs)
+		ts = tri.Triangles{Tris: tris, Adj: tri.Neighbors(len(m.verts), tris)}
+		ts.Delaunay(m.verts)
+	}
+	f := tri.Merge(m.verts, ts)
+	stride := int32(g.Width() + 1)
+	ox, oy := int32(b.Min.X), int32(b.Min.Y)
+	tp := tilePolys{start: make([]int32, 0, f.Len()+1), corner: make([]int32, 0, len(f.Verts))}
+	for id := range f.Len() {
+		tp.start = append(tp.start, int32(len(tp.corner)))
+		// Faces run counter-clockwise (y up); the package's order is the
+		// reverse (see faceMesh).
+		vs := f.Ring(id)
+		k := len(vs)
+		for j := range k {
+			v := m.verts[vs[(k-j)%k]]
+			tp.corner = append(tp.corner, (int32(v[1])+oy)*stride+int32(v[0])+ox)
+		}
+	}
+	tp.start = append(tp.start, int32(len(tp.corner)))
+	return tp
+}
+
+// mesh stitches the tiles' polygons into the mesh of a w×h grid whose
+// walkable cells are walk (see the top of this file): the polygons tile by
+// tile in row-major order, each tile's in the order it was built, and the
+// vertices numbered in the order the polygons first use them. A grid
+// without free cells gives the empty mesh of rectangles, as FromGrid does.
+func (t *tiling) mesh(w, h int, walk []uint64) *Mesh {
+	stride := int32(w + 1)
+	size := int32(t.size)
+	// The corners on each tile line inside the map, sorted: ys on the
+	// vertical line x = k·size at vline[k], xs on y = k·size at hline[k].
+	vline := make([][]int32, t.nx)
+	hline := make([][]int32, t.ny)
+	nc := 0
+	for _, tp := range t.tiles {
+		nc += len(tp.corner)
+		for _, c := range tp.corner {
+			x, y := c%stride, c/stride
+			if x%size == 0 && x > 0 && int(x) < w {
+				vline[x/size] = append(vline[x/size], y)
+			}
+			if y%size == 0 && y > 0 && int(y) < h {
+				hline[y/size] = append(hline[y/size], x)
+			}
+		}
+	}
+	for _, l := range [][][]int32{vline, hline} {
+		for k := range l {
+			slices.Sort(l[k])
+			l[k] = slices.Compact(l[k])
+		}
+	}
+	if nc == 0 {
+		m := &Mesh{kind: rectMesh, w: w, h: h, walk: walk, loc: newCellIndex(w, h), tiles: t}
+		m.finishRects()
+		return m
+	}
+
+	m := &Mesh{kind: convexGridMesh, w: w, h: h, walk: walk, tiles: t}
+	vid := make([]int32, int(stride)*(h+1))
+	for i := range vid {
+		vid[i] = -1
+	}
+	m.verts = make([]mgl64.Vec2, 0, nc/2)
+	m.ev = make([]int32, 0, nc+nc/8)
+	add := func(c int32) {
+		if vid[c] < 0 {
+			vid[c] = int32(len(m.verts))
+			m.verts = append(m.verts, mgl64.Vec2{float64(c % stride), float64(c / stride)})
+		}
+		m.ev = append(m.ev, vid[c])
+	}
+	// between adds the corners of line l strictly between a and b, in the
+	// order from a to b; p makes a corner number of a position on l.
+	between := func(l []int32, a, b int32, p func(int32) int32) {
+		lo, hi := min(a, b), max(a, b)
+		i, _ := slices.BinarySearch(l, lo+1)
+		j, _ := slices.BinarySearch(l, hi)
+		if a < b {
+			for _, q := range l[i:j] {
+				add(p(q))
+			}
+			return
+		}
+		for k := j - 1; k >= i; k-- {
+			add(p(l[k]))
+		}
+	}
+	for _, tp := range t.tiles {
+		for i := range len(tp.start) - 1 {
+			e0 := int32(len(m.ev))
+			cs := tp.corner[tp.start[i]:tp.start[i+1]]
+			for j, a := range cs {
+				b := cs[(j+1)%len(cs)]
+				add(a)
+				ax, ay, bx, by := a%stride, a/stride, b%stride, b/stride
+				switch {
+				case ax == bx && ax%size == 0 && ax > 0 && int(ax) < w:
+					between(vline[ax/size], ay, by, func(y int32) int32 { return y*stride + ax })
+				case ay == by && ay%size == 0 && ay > 0 && int(ay) < h:
+					between(hline[ay/size], ax, bx, func(x int32) int32 { return ay*stride + x })
+				}
+			}
+			m.polys = append(m.polys, poly{e0: e0, ne: int32(len(m.ev)) - e0})
+		}
+	}
+	m.link()
+	m.reflex = make([]bool, len(m.verts))
+	for i, v := range m.verts {
+		m.reflex[i] = m.gridCorner(v)
+	}
+	m.label()
+	m.loc = newPolyIndex(m)
+	return m
+}
+
+// link finds the polygon across each edge of m, whose polygons are set,
+// and that edge's index in it (etwin), and counts the portals: two
+// polygons are neighbours across an edge they both have, run the other
+// way round.
+func (m *Mesh) link() {
+	of := make([]PolyID, len(m.ev))
+	for id, p := range m.polys {
+		for i := range p.ne {
+			of[p.e0+i] = PolyID(id)
+		}
+	}
+	tw := tri.PairEdges(len(m.verts), int32(len(m.ev)), func(e int32) (int32, int32) {
+		p := m.polys[of[e]]
+		return m.edgeIDs(p, e-p.e0)
+	})
+	m.enb = make([]PolyID, len(m.ev))
+	m.etwin = make([]int32, len(m.ev))
+	m.nport = 0
+	for e, t := range tw {
+		m.enb[e], m.etwin[e] = -1, -1
+		if t >= 0 {
+			nb := of[t]
+			m.enb[e], m.etwin[e] = nb, t-m.polys[nb].e0
+			m.nport++
+		}
+	}
+	m.nport /= 2
+}
