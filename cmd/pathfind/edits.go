@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"image"
 	"io"
+	"math"
 	"math/rand/v2"
 	"runtime"
 	"runtime/pprof"
@@ -20,6 +21,7 @@ import (
 	"github.com/cairn-nav/cairn/hpa"
 	"github.com/cairn-nav/cairn/internal/atomicfile"
 	"github.com/cairn-nav/cairn/navmesh"
+	"github.com/go-gl/mathgl/mgl64"
 )
 
 // editsFlags holds the flags of "pathfind edits".
@@ -31,6 +33,7 @@ type editsFlags struct {
 	withHPA    bool
 	graph      string
 	withMesh   bool
+	tile       int
 	check      bool
 	asJSON     bool
 	cpuProfile string
@@ -45,7 +48,9 @@ func setupEdits(fs *flag.FlagSet) func(io.Writer) error {
 	fs.Uint64Var(&f.seed, "seed", 1, "seed of the walls' places")
 	fs.BoolVar(&f.withHPA, "hpa", false, "after each edit, also update an HPA* graph (hpa.Graph.Update)")
 	fs.StringVar(&f.graph, "graph", "", "with -hpa, load the graph from `file` (written by hpabuild) instead of building it")
-	fs.BoolVar(&f.withMesh, "navmesh", false, "after each edit, also build the navmesh again (navmesh.FromGrid)")
+	fs.BoolVar(&f.withMesh, "navmesh", false, "after each edit, also bring the navmesh up to date: navmesh.Mesh.Update of its tiles the edit\n"+
+		"touches, or with -tile 0 a new navmesh.FromGrid")
+	fs.IntVar(&f.tile, "tile", 64, "with -navmesh, the mesh's tile side `T` in cells (0: no tiles, the mesh is built again)")
 	fs.BoolVar(&f.check, "check", false, "at the end, check the edited grid's regions (and with -hpa the graph's answers to\n"+
 		"200 queries) against fresh builds; a difference is an error")
 	fs.BoolVar(&f.asJSON, "json", false, "print the summary as one JSON object")
@@ -129,8 +134,14 @@ func (f *editsFlags) run(stdout io.Writer) error {
 		sum.HPA = &editStage{}
 		sum.GraphNodes = hg.Stats().Nodes
 	}
+	var mesh *navmesh.Mesh
 	if f.withMesh {
 		sum.Navmesh = &editStage{}
+		if f.tile > 0 {
+			if mesh, err = navmesh.FromGrid(g, navmesh.Options{TileSize: f.tile}); err != nil {
+				return err
+			}
+		}
 	}
 	edits := func() error {
 		for i := range 2 * f.n {
@@ -145,7 +156,15 @@ func (f *editsFlags) run(stdout io.Writer) error {
 				}
 			}
 			if f.withMesh {
-				if err := timed(sum.Navmesh, func() error { _, err := navmesh.FromGrid(g, navmesh.Options{}); return err }); err != nil {
+				update := func() (err error) {
+					if mesh == nil {
+						_, err = navmesh.FromGrid(g, navmesh.Options{})
+						return err
+					}
+					mesh, err = mesh.Update(g, r)
+					return err
+				}
+				if err := timed(sum.Navmesh, update); err != nil {
 					return err
 				}
 			}
@@ -163,6 +182,11 @@ func (f *editsFlags) run(stdout io.Writer) error {
 	if f.check {
 		if err := checkEdited(g, hg, f.seed); err != nil {
 			return err
+		}
+		if mesh != nil {
+			if err := checkMesh(g, mesh, f.tile, f.seed); err != nil {
+				return err
+			}
 		}
 		sum.Checked = true
 	}
@@ -356,4 +380,35 @@ func byteSize(b float64) string {
 		return fmt.Sprintf("%.1f KiB", b/(1<<10))
 	}
 	return fmt.Sprintf("%.0f B", b)
+}
+
+// checkMesh checks the navmesh brought up to date edit by edit against a
+// fresh tiled build of the edited grid: the same polygons, vertices and
+// portals, and the same answers to 200 random queries.
+func checkMesh(g *grid.Grid, m *navmesh.Mesh, tile int, seed uint64) error {
+	fresh, err := navmesh.FromGrid(g, navmesh.Options{TileSize: tile})
+	if err != nil {
+		return err
+	}
+	if m.NumPolys() != fresh.NumPolys() || m.NumVertices() != fresh.NumVertices() || m.NumPortals() != fresh.NumPortals() {
+		return fmt.Errorf("check: the updated navmesh has %d polygons, %d vertices, %d portals; a fresh build %d, %d, %d",
+			m.NumPolys(), m.NumVertices(), m.NumPortals(), fresh.NumPolys(), fresh.NumVertices(), fresh.NumPortals())
+	}
+	rng := rand.New(rand.NewPCG(seed, 0x6d657368))
+	a, b := navmesh.NewSearcher(m), navmesh.NewSearcher(fresh)
+	for k := 0; k < 200; {
+		p := image.Pt(rng.IntN(g.Width()), rng.IntN(g.Height()))
+		q := image.Pt(rng.IntN(g.Width()), rng.IntN(g.Height()))
+		if !g.Passable(p) || !g.Passable(q) {
+			continue
+		}
+		k++
+		from, to := mgl64.Vec2{float64(p.X) + 0.5, float64(p.Y) + 0.5}, mgl64.Vec2{float64(q.X) + 0.5, float64(q.Y) + 0.5}
+		_, ra, erra := a.AppendPath(nil, from, to, navmesh.Query{})
+		_, rb, errb := b.AppendPath(nil, from, to, navmesh.Query{})
+		if (erra == nil) != (errb == nil) || ra.Status != rb.Status || math.Abs(ra.Length-rb.Length) > 1e-9*max(1, rb.Length) {
+			return fmt.Errorf("check: navmesh query %v → %v: updated %v %v (%v), fresh %v %v (%v)", p, q, ra.Status, ra.Length, erra, rb.Status, rb.Length, errb)
+		}
+	}
+	return nil
 }

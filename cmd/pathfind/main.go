@@ -5,7 +5,7 @@
 //
 //	pathfind route -map FILE -from X,Y -to X,Y [-algo NAME] [-radius R] [-path] [-png FILE]
 //	pathfind scen -map FILE -scen FILE [-algo NAME] [-radius R] [-every K] [-paths FILE] [-json]
-//	pathfind edits -map FILE [-n N] [-wall WxH] [-hpa] [-navmesh] [-check] [-json]
+//	pathfind edits -map FILE [-n N] [-wall WxH] [-hpa] [-navmesh [-tile T]] [-check] [-json]
 //	pathfind crowd -map FILE [-agents N] [-frames F] [-edits K] [-trace FILE] [-json]
 //	pathfind flow -map FILE -goal X,Y [-dist FILE] [-png FILE]
 //	pathfind serve -map FILE [-graph FILE] [-addr HOST:PORT] [-workers N] [-queue N]
@@ -70,11 +70,12 @@ var commands = []command{
 	},
 	{
 		name:     "edits",
-		synopsis: "edits -map FILE [-n N] [-wall WxH] [-hpa] [-navmesh] [-check] [-json]",
+		synopsis: "edits -map FILE [-n N] [-wall WxH] [-hpa] [-navmesh [-tile T]] [-check] [-json]",
 		summary:  "put up and take down walls in place, timing each edit of the grid and what follows it",
 		notes: "Each wall goes where all its cells are free, so every edit changes all of them. The grid's jump\n" +
 			"table is built first, so edits keep it up to date; -hpa adds hpa.Graph.Update after each edit and\n" +
-			"-navmesh a new navmesh.FromGrid. Times are wall-clock; bytes are those allocated during the work.",
+			"-navmesh navmesh.Mesh.Update of the tiles an edit touches (-tile 0: a new navmesh.FromGrid); -check\n" +
+			"compares them with fresh builds. Times are wall-clock; bytes are those allocated during the work.",
 		setup: setupEdits,
 	},
 	{
