@@ -163,20 +163,18 @@ func newPolyIndex(m *Mesh) *polyIndex {
 	// buckets, until the lists hold at most budget entries: the memory
 	// stays in proportion to the mesh, and only such meshes lose speed.
 	// The count stops at the budget, so that each try costs O(budget)
-	// more than a pass over the edges, not the entries it would list.
+	// more than a pass over the edges, not the entries it would list, and
+	// the count that passes is the first of the fill's two passes.
 	budget := 8*len(m.ev) + 1024
 	for n := len(m.polys); ; n = max(n/4, 1) {
 		x.Grid = bucket.New(x.box, n)
-		total := 0
-		x.visitPolys(m, func(int, int32) bool { total++; return total <= budget })
-		if total <= budget || n == 1 {
-			break
+		if n == 1 {
+			budget = math.MaxInt
+		}
+		if x.FillWithin(budget, func(emit func(int, int32) bool) { x.visitPolys(m, emit) }) {
+			return x
 		}
 	}
-	x.Fill(func(emit func(int, int32)) {
-		x.visitPolys(m, func(b int, id int32) bool { emit(b, id); return true })
-	})
-	return x
 }
 
 // visitPolys calls emit(bucket, polygon) for each bucket each polygon of m
@@ -190,7 +188,7 @@ func (x *polyIndex) visitPolys(m *Mesh, emit func(int, int32) bool) {
 		vs := m.ev[p.e0 : p.e0+p.ne]
 		lo, hi := m.verts[vs[0]][1], m.verts[vs[0]][1]
 		for _, v := range vs {
-			lo, hi = math.Min(lo, m.verts[v][1]), math.Max(hi, m.verts[v][1])
+			lo, hi = min(lo, m.verts[v][1]), max(hi, m.verts[v][1])
 		}
 		for by := x.Row(lo - mg); by <= x.Row(hi+mg); by++ {
 			y0, y1 := x.Band(by, mg)
@@ -198,12 +196,12 @@ func (x *polyIndex) visitPolys(m *Mesh, emit func(int, int32) bool) {
 			for i := range p.ne {
 				a, b := m.edge(p, i)
 				if a[1] >= y0 && a[1] <= y1 {
-					x0, x1 = math.Min(x0, a[0]), math.Max(x1, a[0])
+					x0, x1 = min(x0, a[0]), max(x1, a[0])
 				}
 				for _, y := range [2]float64{y0, y1} {
 					if (a[1] < y) != (b[1] < y) {
 						c := a[0] + (y-a[1])*(b[0]-a[0])/(b[1]-a[1])
-						x0, x1 = math.Min(x0, c), math.Max(x1, c)
+						x0, x1 = min(x0, c), max(x1, c)
 					}
 				}
 			}

@@ -46,10 +46,14 @@ type tiling struct {
 // tilePolys are the convex polygons of one tile, built from its cells
 // alone: polygon i has the grid corners corner[start[i]:start[i+1]], each
 // numbered y·(W+1)+x for a grid W cells wide, in the package's order.
-// Once built they are never changed, so meshes share them.
+// The edge from corner k to the next of its polygon has for twin the edge
+// from corner twin[k] of another polygon of the tile, run the other way,
+// or twin[k] is −1 (a wall, or a side on the tile's border). Once built
+// they are never changed, so meshes share them.
 type tilePolys struct {
 	start  []int32
 	corner []int32
+	twin   []int32
 }
 
 // checkTileSize returns an error for a TileSize that FromGrid refuses.
@@ -145,6 +149,8 @@ func buildTile(g *grid.Grid, b image.Rectangle) tilePolys {
 	stride := int32(g.Width() + 1)
 	ox, oy := int32(b.Min.X), int32(b.Min.Y)
 	tp := tilePolys{start: make([]int32, 0, f.Len()+1), corner: make([]int32, 0, len(f.Verts))}
+	local := make([]int32, 0, len(f.Verts)) // tp.corner as vertices of m
+	of := make([]int32, 0, len(f.Verts))    // the polygon of each corner
 	for id := range f.Len() {
 		tp.start = append(tp.start, int32(len(tp.corner)))
 		// Faces run counter-clockwise (y up); the package's order is the
@@ -152,11 +158,21 @@ func buildTile(g *grid.Grid, b image.Rectangle) tilePolys {
 		vs := f.Ring(id)
 		k := len(vs)
 		for j := range k {
-			v := m.verts[vs[(k-j)%k]]
+			u := vs[(k-j)%k]
+			v := m.verts[u]
 			tp.corner = append(tp.corner, (int32(v[1])+oy)*stride+int32(v[0])+ox)
+			local = append(local, u)
+			of = append(of, int32(id))
 		}
 	}
 	tp.start = append(tp.start, int32(len(tp.corner)))
+	tp.twin = tri.PairEdges(len(m.verts), int32(len(local)), func(k int32) (int32, int32) {
+		next := k + 1
+		if next == tp.start[of[k]+1] {
+			next = tp.start[of[k]]
+		}
+		return local[k], local[next]
+	})
 	return tp
 }
 
@@ -227,12 +243,20 @@ func (t *tiling) mesh(w, h int, walk []uint64) *Mesh {
 			add(p(l[k]))
 		}
 	}
+	// The twin of each edge (see link): inside a tile, that of its tile's
+	// polygons, whose edges are not split; on a tile line, one of the
+	// pieces on the line, found by sorting them (see pairLine).
+	twin := make([]int32, 0, cap(m.ev))
+	var at []int32      // per corner of the tile, its edge in m
+	var line []lineEdge // the pieces on tile lines
 	for _, tp := range t.tiles {
+		at = at[:0]
 		for i := range len(tp.start) - 1 {
 			e0 := int32(len(m.ev))
 			cs := tp.corner[tp.start[i]:tp.start[i+1]]
 			for j, a := range cs {
 				b := cs[(j+1)%len(cs)]
+				at = append(at, int32(len(m.ev)))
 				add(a)
 				ax, ay, bx, by := a%stride, a/stride, b%stride, b/stride
 				switch {
@@ -240,12 +264,40 @@ func (t *tiling) mesh(w, h int, walk []uint64) *Mesh {
 					between(vline[ax/size], ay, by, func(y int32) int32 { return y*stride + ax })
 				case ay == by && ay%size == 0 && ay > 0 && int(ay) < h:
 					between(hline[ay/size], ax, bx, func(x int32) int32 { return ay*stride + x })
+				default:
+					continue
+				}
+				for e := at[len(at)-1]; e < int32(len(m.ev)); e++ {
+					line = append(line, lineEdge{e: e})
 				}
 			}
-			m.polys = append(m.polys, poly{e0: e0, ne: int32(len(m.ev)) - e0})
+			ne := int32(len(m.ev)) - e0
+			m.polys = append(m.polys, poly{e0: e0, ne: ne})
+			for k := len(line) - 1; k >= 0 && line[k].e >= e0; k-- {
+				e := line[k].e
+				next := e + 1
+				if next == e0+ne {
+					next = e0
+				}
+				line[k].a, line[k].b = m.ev[e], m.ev[next]
+			}
+		}
+		for k, e := range at {
+			for int32(len(twin)) < e {
+				twin = append(twin, -1) // pieces on a line, set below
+			}
+			if tk := tp.twin[k]; tk >= 0 {
+				twin = append(twin, at[tk])
+			} else {
+				twin = append(twin, -1)
+			}
 		}
 	}
-	m.link()
+	for int32(len(twin)) < int32(len(m.ev)) {
+		twin = append(twin, -1)
+	}
+	pairLine(line, twin)
+	m.setTwins(twin)
 	m.reflex = make([]bool, len(m.verts))
 	for i, v := range m.verts {
 		m.reflex[i] = m.gridCorner(v)
@@ -255,21 +307,70 @@ func (t *tiling) mesh(w, h int, walk []uint64) *Mesh {
 	return m
 }
 
+// lineEdge is a piece of a polygon side on a tile line: edge e of the
+// mesh, from vertex a to vertex b.
+type lineEdge struct{ e, a, b int32 }
+
+// pairLine sets twin[e] for the pieces on the tile lines: two pieces are
+// twins when they join the same vertices, run opposite ways, as
+// tri.PairEdges would pair them. Pieces of different tiles on a line are
+// the only ones that can be.
+func pairLine(line []lineEdge, twin []int32) {
+	key := func(l lineEdge) (int32, int32) { return min(l.a, l.b), max(l.a, l.b) }
+	slices.SortFunc(line, func(p, q lineEdge) int {
+		p0, p1 := key(p)
+		q0, q1 := key(q)
+		if p0 != q0 {
+			return int(p0 - q0)
+		}
+		if p1 != q1 {
+			return int(p1 - q1)
+		}
+		return int(p.e - q.e)
+	})
+	for i := 0; i+1 < len(line); i++ {
+		p, q := line[i], line[i+1]
+		if p.a == q.b && p.b == q.a {
+			twin[p.e], twin[q.e] = q.e, p.e
+			i++
+		}
+	}
+}
+
 // link finds the polygon across each edge of m, whose polygons are set,
 // and that edge's index in it (etwin), and counts the portals: two
 // polygons are neighbours across an edge they both have, run the other
 // way round.
 func (m *Mesh) link() {
+	m.setTwins(tri.PairEdges(len(m.verts), int32(len(m.ev)), func(e int32) (int32, int32) {
+		p := m.polys[m.polyOfEdge(e)]
+		return m.edgeIDs(p, e-p.e0)
+	}))
+}
+
+// polyOfEdge returns the polygon of edge e, by binary search.
+func (m *Mesh) polyOfEdge(e int32) PolyID {
+	i, _ := slices.BinarySearchFunc(m.polys, e, func(p poly, e int32) int {
+		switch {
+		case e < p.e0:
+			return 1
+		case e >= p.e0+p.ne:
+			return -1
+		}
+		return 0
+	})
+	return PolyID(i)
+}
+
+// setTwins sets m's neighbours across edges (enb, etwin) and its number of
+// portals from the twin of each edge (−1 for a wall).
+func (m *Mesh) setTwins(tw []int32) {
 	of := make([]PolyID, len(m.ev))
 	for id, p := range m.polys {
 		for i := range p.ne {
 			of[p.e0+i] = PolyID(id)
 		}
 	}
-	tw := tri.PairEdges(len(m.verts), int32(len(m.ev)), func(e int32) (int32, int32) {
-		p := m.polys[of[e]]
-		return m.edgeIDs(p, e-p.e0)
-	})
 	m.enb = make([]PolyID, len(m.ev))
 	m.etwin = make([]int32, len(m.ev))
 	m.nport = 0

@@ -19,8 +19,10 @@ import (
 // Update builds again only the tiles that changed overlaps, as their
 // polygons depend on their own cells alone, and shares the other tiles'
 // polygons with m; then it stitches the tiles again and rebuilds the
-// mesh's adjacency, components and point index, which is linear in the
-// size of the mesh (see BenchmarkUpdate for figures). A cell outside
+// mesh's adjacency (each tile keeps the pairs of its own edges, so only
+// the sides on tile lines are paired again), components, bridges and point
+// index, which is linear in the size of the mesh (see BenchmarkUpdate for
+// figures). A cell outside
 // changed that did change is not seen, and the mesh is then wrong for it.
 // When changed holds no cell of g, Update returns m itself.
 //

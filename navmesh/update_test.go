@@ -103,6 +103,9 @@ func TestUpdate(t *testing.T) {
 				t.Fatalf("%s: Update changed the mesh it updated", where)
 			}
 			checkInTiles(t, um, size, where)
+			if !navmesh.PairedAsWhole(um) || !navmesh.PairedAsWhole(fm) {
+				t.Fatalf("%s: the tiles' pairing of edges differs from tri.PairEdges'", where)
+			}
 			sameAnswers(t, um, fm, g, r, where)
 			m = um
 		}

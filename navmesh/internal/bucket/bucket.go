@@ -123,16 +123,41 @@ func (g *Grid) Point(p mgl64.Vec2) int { return g.Index(g.Col(p[0]), g.Row(p[1])
 // Fill lists the items: visit calls emit(bucket, item) for each, and is
 // called twice, to count and to place.
 func (g *Grid) Fill(visit func(emit func(int, int32))) {
+	g.FillWithin(math.MaxInt, func(emit func(int, int32) bool) {
+		visit(func(b int, item int32) { emit(b, item) })
+	})
+}
+
+// FillWithin is [Grid.Fill] for at most budget items, with an emit that
+// reports whether visit should go on: when visit emits more than budget
+// items while counting, FillWithin stops it there, leaves the grid empty
+// and returns false; it returns true when it listed them all. It saves the
+// separate counting pass of a caller that tries coarser grids in turn.
+func (g *Grid) FillWithin(budget int, visit func(emit func(int, int32) bool)) bool {
 	g.start = make([]int32, g.NX*g.NY+1)
-	visit(func(b int, _ int32) { g.start[b+1]++ })
+	total := 0
+	visit(func(b int, _ int32) bool {
+		total++
+		if total > budget {
+			return false
+		}
+		g.start[b+1]++
+		return true
+	})
+	if total > budget {
+		g.start = nil
+		return false
+	}
 	for i := 1; i < len(g.start); i++ {
 		g.start[i] += g.start[i-1]
 	}
 	g.items = make([]int32, g.start[len(g.start)-1])
 	at := make([]int32, g.NX*g.NY)
 	copy(at, g.start)
-	visit(func(b int, item int32) {
+	visit(func(b int, item int32) bool {
 		g.items[at[b]] = item
 		at[b]++
+		return true
 	})
+	return true
 }
