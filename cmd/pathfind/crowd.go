@@ -53,7 +53,8 @@ func setupCrowd(fs *flag.FlagSet) func(io.Writer) error {
 	fs.Float64Var(&f.lookahead, "lookahead", 4, "the steering's lookahead along the path, in cells")
 	fs.IntVar(&f.reach, "reach", 128, "each goal is drawn within `D` cells (Chebyshev) of the agent where the region allows; 0: anywhere")
 	fs.IntVar(&f.budget, "budget", 4096, "the path searches' budget of expansions a frame")
-	fs.IntVar(&f.budgetUS, "budget-us", 0, "also cap the path searches' time a frame at `US` microseconds (0: no cap)")
+	fs.IntVar(&f.budgetUS, "budget-us", 0, "also cap the path searches' time a frame at `US` microseconds less what the frame's edits took\n"+
+		"(0: no cap)")
 	fs.BoolVar(&f.scan, "scan", false, "search without the grid's JPS+ table (jump points scan the rows): slower searches, cheaper edits")
 	fs.StringVar(&f.trace, "trace", "", "write the edits and every agent's position each frame to `file`: lines\n"+
 		"\"edit F x0 y0 x1 y1 block|free\" (a half-open cell rectangle, applied before frame F) and \"pos F A x y\"")
@@ -271,10 +272,19 @@ func (c *crowd) run() {
 		c.writePositions(fr)
 		t0 = time.Now()
 		waiting := 0
+		// With -budget-us, the searches get what the frame's edits left of
+		// it, and none when they took it all.
+		left := time.Duration(c.f.budgetUS)*time.Microsecond - dtEdit
 		for _, cl := range c.classes {
 			n := len(c.classes)
-			exp, _ := cl.q.Run(agent.Budget{Expansions: max(c.f.budget/n, 1), Time: time.Duration(c.f.budgetUS/n) * time.Microsecond})
-			c.sum.Expansions += exp
+			b := agent.Budget{Expansions: max(c.f.budget/n, 1)}
+			if c.f.budgetUS > 0 {
+				b.Time = left / time.Duration(n)
+			}
+			if b.Time >= 0 {
+				exp, _ := cl.q.Run(b)
+				c.sum.Expansions += exp
+			}
 			waiting += cl.q.Len()
 		}
 		c.sum.Waiting = max(c.sum.Waiting, waiting)
