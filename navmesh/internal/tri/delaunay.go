@@ -60,11 +60,11 @@ func delaunayInt(pos []mgl64.Vec2, tris [][3]int32, adj []int32) {
 }
 
 // delaunay is [delaunayInt] for any finite coordinates: the orientation
-// and in-circle tests are exact (see [geom.Orient] and [geom.InCircle]).
+// and in-circle tests are exact (see [geom.Orient] and inCircle).
 func delaunay(pos []mgl64.Vec2, tris [][3]int32, adj []int32) {
 	flipDelaunay(tris, adj, func(a, b, c, d int32) bool {
 		pa, pb, pc, pd := pos[a], pos[b], pos[c], pos[d]
-		return geom.InCircle(pa, pb, pc, pd) > 0 && geom.Orient(pa, pd, pc) > 0 && geom.Orient(pd, pb, pc) > 0
+		return inCircle(pa, pb, pc, pd) > 0 && geom.Orient(pa, pd, pc) > 0 && geom.Orient(pd, pb, pc) > 0
 	})
 }
 
