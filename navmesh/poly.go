@@ -85,13 +85,14 @@ func FromPolygon(pg orb.Polygon, opt Options) (*Mesh, error) {
 // is r from the walls are errors. Eroding costs about O((L/c)·(r/c) + n)
 // for walls of total length L and n cells.
 //
-// Each polygon is cut into triangles by ear clipping, its holes first
-// joined to the outer ring by bridges between mutually visible vertices
-// (Eberly's method, each bridge checked exactly). Lawson's edge flips,
-// with exact orientation and in-circle tests, then make the triangles the
-// constrained Delaunay triangulation of the points (fewer, fatter convex
-// polygons and faster queries than from the ear-clipped triangles), and
-// the triangles are merged into convex polygons
+// The polygons are cut into the constrained Delaunay triangulation of
+// their points (fewer, fatter convex polygons and faster queries than any
+// other triangulation): the Delaunay triangulation of all the ring
+// vertices by randomized incremental insertion (a spatially sorted order,
+// point location by walking, exact orientation and in-circle tests), the
+// ring edges forced in (Anglada's method), and the triangles outside the
+// area dropped; see package navmesh/internal/tri. The triangles are then
+// merged into convex polygons
 // by Hertel and Mehlhorn's method, longest diagonals first: a shared edge
 // is dropped whenever the union of the two polygons is still convex,
 // which leaves at most four times the fewest convex pieces of a polygon
@@ -101,13 +102,15 @@ func FromPolygon(pg orb.Polygon, opt Options) (*Mesh, error) {
 // the diagonals that remain. A mesh vertex is a turning point of paths (a
 // convex corner of the walls) when the walkable angle there exceeds 180°.
 //
-// Bucket grids of segments and vertices find what lies near each segment,
-// ear and bridge, so on input of n points spread about evenly the
-// checking, the ear clipping and the merge cost about O(n log n), and
-// bridging h holes O(n + h²) with a small constant for the h²; the worst
-// case, for clustered or spiky input, is O(n²). BenchmarkFromPolygons
-// measures inputs of about 5,000 points: a spiky star, and a star with
-// about 1,000 small holes.
+// The triangulation costs O(n log n) expected for n points, whatever
+// their layout (regular n-gons, collinear runs and combs included), and a
+// ring edge forced in costs O(k²) at worst in the k triangles it crosses.
+// Bucket grids of segments and vertices find what lies near each segment
+// for the input's check, about O(n log n) on points spread about evenly;
+// for clustered input the check is the slowest part. On two cores a
+// 100 000-point polygon with 1 000 holes takes about 2 s end to end
+// (0.27 s of it the triangulation), a 1 000 000-point circle about 11 s
+// (BenchmarkFromPolygons in navmesh/internal/tri).
 func FromPolygons(mp orb.MultiPolygon, opt Options) (*Mesh, error) {
 	return fromPolygons(mp, opt, tri.Options{})
 }
