@@ -1,8 +1,6 @@
 package navmesh
 
 import (
-	"fmt"
-
 	"github.com/cairn-nav/cairn/core"
 	"github.com/cairn-nav/cairn/funnel"
 	"github.com/cairn-nav/cairn/navmesh/internal/geom"
@@ -184,13 +182,8 @@ func (sr *Searcher) appendCorridorPath(dst []mgl64.Vec2, from, to mgl64.Vec2, q 
 	}
 	c, m, g := sr.c, sr.m, &sr.g
 	c.polys = c.polys[:0]
-	g.sps = m.appendAround(g.sps[:0], from)
-	if len(g.sps) == 0 {
-		return dst, Result{}, fmt.Errorf("navmesh: start (%g,%g) is not on the mesh", from[0], from[1])
-	}
-	g.gps = m.appendAround(g.gps[:0], to)
-	if len(g.gps) == 0 {
-		return dst, Result{}, fmt.Errorf("navmesh: goal (%g,%g) is not on the mesh", to[0], to[1])
+	if err := sr.locateEnds(from, to); err != nil {
+		return dst, Result{}, err
 	}
 	connected := false
 	for _, a := range g.sps {

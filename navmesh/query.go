@@ -130,13 +130,8 @@ func (sr *Searcher) AppendPath(dst []mgl64.Vec2, from, to mgl64.Vec2, q Query) (
 	}
 	m := sr.m
 	g := &sr.g
-	g.sps = m.appendAround(g.sps[:0], from)
-	if len(g.sps) == 0 {
-		return dst, Result{}, fmt.Errorf("navmesh: start (%g,%g) is not on the mesh", from[0], from[1])
-	}
-	g.gps = m.appendAround(g.gps[:0], to)
-	if len(g.gps) == 0 {
-		return dst, Result{}, fmt.Errorf("navmesh: goal (%g,%g) is not on the mesh", to[0], to[1])
+	if err := sr.locateEnds(from, to); err != nil {
+		return dst, Result{}, err
 	}
 	connected := false
 	for _, a := range g.sps {
@@ -213,3 +208,18 @@ func push(dst []mgl64.Vec2, base int, p mgl64.Vec2) []mgl64.Vec2 {
 type estimate struct{ s *search }
 
 func (e *estimate) Estimate(n int32) float64 { return e.s.nodes[n].h }
+
+// locateEnds finds the polygons holding a query's start and goal, into
+// sr.g.sps and sr.g.gps; an end on no polygon is an error.
+func (sr *Searcher) locateEnds(from, to mgl64.Vec2) error {
+	m, g := sr.m, &sr.g
+	g.sps = m.appendAround(g.sps[:0], from)
+	if len(g.sps) == 0 {
+		return fmt.Errorf("navmesh: start (%g,%g) is not on the mesh", from[0], from[1])
+	}
+	g.gps = m.appendAround(g.gps[:0], to)
+	if len(g.gps) == 0 {
+		return fmt.Errorf("navmesh: goal (%g,%g) is not on the mesh", to[0], to[1])
+	}
+	return nil
+}
