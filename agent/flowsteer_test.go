@@ -2,6 +2,7 @@ package agent_test
 
 import (
 	"fmt"
+	"image"
 	"testing"
 
 	"github.com/cairn-nav/cairn/agent"
@@ -64,4 +65,34 @@ func TestSteerFlow(t *testing.T) {
 			}
 		}
 	}
+}
+
+// Many agents, one goal: one flow field, and each agent steered along it.
+func ExampleSteerFlow() {
+	g, _ := grid.FromRows([]string{
+		"........",
+		".######.",
+		"........",
+	}, grid.Options{})
+	f := agent.NewFlowField(g)
+	f.Compute(image.Pt(7, 2))
+	for _, start := range []image.Point{{0, 0}, {0, 2}, {7, 0}} {
+		pos := agent.Centre(start)
+		frames := 0
+		for ; frames < 100; frames++ {
+			target, done, _ := agent.SteerFlow(g, f, pos, 4)
+			if done {
+				break
+			}
+			if d := target.Sub(pos); d.Len() > 0.5 {
+				target = pos.Add(d.Mul(0.5 / d.Len()))
+			}
+			pos = target
+		}
+		fmt.Printf("from %v: in the goal's cell after %d frames\n", start, frames)
+	}
+	// Output:
+	// from (0,0): in the goal's cell after 17 frames
+	// from (0,2): in the goal's cell after 13 frames
+	// from (7,0): in the goal's cell after 3 frames
 }
