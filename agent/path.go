@@ -65,6 +65,13 @@ type Path struct {
 	status Status
 	err    error // of the last search, for NoPath
 	lost   bool
+	// cutOff is set on a Partial path whose goal could not be reached
+	// (not one a search's budget cut short): a Repair sends it back to be
+	// searched when an edit joins it to its goal.
+	cutOff bool
+	// What a Request replaced, for Cancel to give back.
+	prevStatus Status
+	prevGoal   image.Point
 
 	// Queue bookkeeping: the pending request, and the Path's place in the
 	// queue's heap (-1 when not queued).
@@ -115,7 +122,7 @@ func (p *Path) Lost() bool { return p.lost }
 // set makes cells (which the Path then owns) the path, from its start,
 // searched with filter f.
 func (p *Path) set(g *grid.Grid, f *grid.Filter, cells []image.Point, goal image.Point, st Status) {
-	p.g, p.filter, p.cells, p.goal, p.status, p.at, p.lost, p.err = g, f, cells, goal, st, 0, false, nil
+	p.g, p.filter, p.cells, p.goal, p.status, p.at, p.lost, p.err, p.cutOff = g, f, cells, goal, st, 0, false, nil, false
 }
 
 // Centre returns the centre of cell c, the point an agent in c heads for.

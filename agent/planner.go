@@ -101,7 +101,7 @@ func (pl *Planner) Plan(p *Path, from, to image.Point) (grid.Result, error) {
 	}
 	cells, res, err := pl.s.AppendPath(p.cells[:0], from, end, pl.Query)
 	p.set(pl.g, pl.Query.Filter, cells, to, statusOf(st, res.Status))
-	p.err = err
+	p.err, p.cutOff = err, st == Partial && res.Status == core.Found
 	return res, err
 }
 
@@ -152,8 +152,15 @@ func (pl *Planner) MoveGoal(p *Path, to image.Point) (grid.Result, error) {
 		return res, err
 	}
 	at := p.at
+	if res.Status != core.Found && res.Status != core.BudgetSpent {
+		// No way from the path to the new goal (a filter's search found
+		// none): the path keeps its cells, as a path with no goal.
+		p.set(pl.g, pl.Query.Filter, p.cells, to, NoPath)
+		p.at = at
+		return res, nil
+	}
 	p.set(pl.g, pl.Query.Filter, append(p.cells[:m], pl.buf...), to, statusOf(st, res.Status))
-	p.at = at
+	p.at, p.cutOff = at, st == Partial && res.Status == core.Found
 	return res, nil
 }
 
@@ -190,8 +197,8 @@ func (m Mend) String() string {
 // stretch from the first broken step to the last is searched again, from
 // the cell before it to the cell after it, and spliced in. Cells the edit
 // freed leave a path as it is (it may no longer be the shortest), except
-// that a Partial path is reported Broken when its goal has become
-// reachable, so that it can be searched again.
+// that a Partial path whose goal could not be reached is reported Broken
+// when it has become reachable, so that it can be searched again.
 //
 // The check costs O(path ahead); a mend one search of at most
 // RepairExpansions nodes. It allocates only when the path outgrows its
@@ -202,7 +209,7 @@ func (pl *Planner) Repair(p *Path, changed image.Rectangle) Mend {
 		return Intact
 	}
 	f := p.filter
-	if p.status == Partial && pl.g.Connected(p.cells[p.at], p.goal) {
+	if p.status == Partial && p.cutOff && pl.g.Connected(p.cells[p.at], p.goal) {
 		return Broken
 	}
 	area := changed.Inset(-1)

@@ -44,6 +44,7 @@ type Queue struct {
 	seq    uint64
 	active *Path
 	end    image.Point // of the active search
+	ver    uint64      // the grid's version the active search runs on
 	st     Status      // the active path's status when its search finds its end
 }
 
@@ -74,6 +75,9 @@ func (q *Queue) Request(p *Path, from, to image.Point, priority int) {
 	if p.q != nil {
 		p.q.Cancel(p)
 	}
+	if p.status != Queued {
+		p.prevStatus, p.prevGoal = p.status, p.goal
+	}
 	p.q, p.from, p.to, p.goal, p.prio = q, from, to, to, priority
 	p.seq = q.seq
 	q.seq++
@@ -85,8 +89,8 @@ func (q *Queue) Request(p *Path, from, to image.Point, priority int) {
 }
 
 // Cancel withdraws p's request from q and reports whether it had one. The
-// path keeps its cells and becomes Following again if it has any, Idle if
-// not. It costs O(log requests).
+// path keeps its cells and gets back the status and goal it had before the
+// request. It costs O(log requests).
 func (q *Queue) Cancel(p *Path) bool {
 	if p.q != q {
 		return false
@@ -106,10 +110,7 @@ func (q *Queue) Cancel(p *Path) bool {
 	}
 	p.q, p.qi = nil, -1
 	if p.status == Queued {
-		p.status = Idle
-		if len(p.cells) > 0 {
-			p.status = Following
-		}
+		p.status, p.goal = p.prevStatus, p.prevGoal
 	}
 	return true
 }
@@ -140,6 +141,9 @@ func (q *Queue) Run(b Budget) (expanded, finished int) {
 			}
 		}
 		before := q.s.Expanded()
+		if v := q.g.Version(); v != q.ver {
+			before, q.ver = 0, v // Step starts the search again on the edited grid
+		}
 		st := q.s.Step(n)
 		used := q.s.Expanded() - before
 		if used < 0 { // an edit made the search start again
@@ -164,6 +168,7 @@ func (q *Queue) begin() bool {
 		p := q.pop()
 		end, st, ok, err := resolve(q.g, &q.Options, p.from, p.to)
 		if err == nil && ok {
+			q.ver = q.g.Version()
 			err = q.s.Begin(p.from, end, q.Query)
 		}
 		if err != nil || !ok {
@@ -186,6 +191,7 @@ func (q *Queue) finish(st core.Status) {
 	cells, res := q.s.AppendPath(p.cells[:0])
 	if st == core.Found || st == core.BudgetSpent {
 		p.set(q.g, q.Query.Filter, cells, p.to, statusOf(q.st, res.Status))
+		p.cutOff = q.st == Partial && res.Status == core.Found
 		return
 	}
 	p.set(q.g, q.Query.Filter, cells[:0], p.to, NoPath)

@@ -280,8 +280,11 @@ func (c *crowd) run() {
 			b := agent.Budget{Expansions: max(c.f.budget/n, 1)}
 			if c.f.budgetUS > 0 {
 				b.Time = left / time.Duration(n)
+				if left > 0 {
+					b.Time = max(b.Time, 1) // a zero Time would mean no bound
+				}
 			}
-			if b.Time >= 0 {
+			if c.f.budgetUS == 0 || left > 0 {
 				exp, _ := cl.q.Run(b)
 				c.sum.Expansions += exp
 			}
