@@ -41,6 +41,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 
 	"github.com/cairn-nav/cairn/cmd/internal/cli"
+	"github.com/cairn-nav/cairn/cmd/internal/mapflag"
 	"github.com/cairn-nav/cairn/cmd/internal/picture"
 	"github.com/cairn-nav/cairn/grid"
 	"github.com/cairn-nav/cairn/hpa"
@@ -59,12 +60,14 @@ type flags struct {
 	mapPath, out string
 	png          string // picture to write; empty for none
 	opt          hpa.Options
+	maps         *mapflag.Flags
 }
 
 func newFlagSet(f *flags) *flag.FlagSet {
 	fs := flag.NewFlagSet("hpabuild", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	fs.StringVar(&f.mapPath, "map", "", "Moving AI .map `file` to build the graph of (required)")
+	fs.StringVar(&f.mapPath, "map", "", "map `file` to build the graph of: Moving AI .map, Tiled .tmx/.tmj or an image (required)")
+	f.maps = mapflag.Add(fs)
 	fs.StringVar(&f.out, "o", "", "graph `file` to write (required)")
 	fs.IntVar(&f.opt.ClusterSize, "cluster", hpa.DefaultClusterSize, fmt.Sprintf("cluster side in cells, `N` from 1 to %d", hpa.MaxClusterSize))
 	fs.IntVar(&f.opt.MaxEntrance, "max-entrance", hpa.DefaultMaxEntrance, "longest entrance with one transition; longer ones get two (`N` ≥ 1)")
@@ -128,7 +131,11 @@ func build(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 
-	g, err := grid.Load(f.mapPath, grid.LoadOptions{})
+	lo, err := f.maps.Options()
+	if err != nil {
+		return cli.Usagef("%v", err)
+	}
+	g, err := grid.Load(f.mapPath, lo)
 	if err != nil {
 		return err
 	}

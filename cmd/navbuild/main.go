@@ -34,6 +34,7 @@ import (
 	"time"
 
 	"github.com/cairn-nav/cairn/cmd/internal/cli"
+	"github.com/cairn-nav/cairn/cmd/internal/mapflag"
 	"github.com/cairn-nav/cairn/cmd/internal/picture"
 	"github.com/cairn-nav/cairn/grid"
 	"github.com/cairn-nav/cairn/internal/atomicfile"
@@ -52,12 +53,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 type flags struct {
 	mapPath, geoPath, out, png string
 	opt                        navmesh.Options
+	maps                       *mapflag.Flags
 }
 
 func newFlagSet(f *flags) *flag.FlagSet {
 	fs := flag.NewFlagSet("navbuild", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&f.mapPath, "map", "", "map `file` to build the mesh of: Moving AI .map, Tiled .tmx/.tmj or an image (this or -geojson)")
+	f.maps = mapflag.Add(fs)
 	fs.StringVar(&f.geoPath, "geojson", "", "GeoJSON `file` of the walkable polygons, with holes, to build the mesh of")
 	fs.StringVar(&f.out, "o", "", "mesh `file` to write (required)")
 	fs.Float64Var(&f.opt.Radius, "radius", 0, "the agent's radius `R`: the mesh keeps the points at least R from every wall (0: a point agent)")
@@ -122,7 +125,11 @@ func build(args []string, stdout io.Writer) error {
 	var t0 time.Time
 	if f.mapPath != "" {
 		var err error
-		if g, err = grid.Load(f.mapPath, grid.LoadOptions{}); err != nil {
+		lo, err := f.maps.Options()
+		if err != nil {
+			return cli.Usagef("%v", err)
+		}
+		if g, err = grid.Load(f.mapPath, lo); err != nil {
 			return err
 		}
 		t0 = time.Now()

@@ -28,6 +28,7 @@ import (
 	"strings"
 
 	"github.com/cairn-nav/cairn/cmd/internal/cli"
+	"github.com/cairn-nav/cairn/cmd/internal/mapflag"
 	"github.com/cairn-nav/cairn/grid"
 )
 
@@ -132,9 +133,9 @@ func dispatch(args []string, stdout io.Writer) error {
 	}
 	fs := newFlagSet(c)
 	action := c.setup(fs)
-	var mf *mapFlags
+	var mf *mapflag.Flags
 	if fs.Lookup("map") != nil {
-		mf = addMapFlags(fs)
+		mf = mapflag.Add(fs)
 	}
 	if err := fs.Parse(args[1:]); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -148,7 +149,7 @@ func dispatch(args []string, stdout io.Writer) error {
 	}
 	loadOptions = grid.LoadOptions{}
 	if mf != nil {
-		lo, err := mf.options()
+		lo, err := mf.Options()
 		if err != nil {
 			return cli.Usagef("%s: %s", c.name, err.Error())
 		}
@@ -206,7 +207,7 @@ func printCommandUsage(w io.Writer, c command) {
 	fs := newFlagSet(c)
 	c.setup(fs)
 	if fs.Lookup("map") != nil {
-		addMapFlags(fs)
+		mapflag.Add(fs)
 	}
 	fs.SetOutput(w)
 	fs.PrintDefaults()
