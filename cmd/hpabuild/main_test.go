@@ -338,3 +338,19 @@ func TestPNGErrors(t *testing.T) {
 		t.Errorf("temporary files left behind: %v", leftovers)
 	}
 }
+
+// TestTiledLayer builds the graph of a Tiled map of three tile layers:
+// refused until -layer names the walls' layer.
+func TestTiledLayer(t *testing.T) {
+	tmx := filepath.Join("..", "..", "grid", "testdata", "tiled", "walls-csv.tmx")
+	out := filepath.Join(t.TempDir(), "t.hpa")
+	if _, stderr, code := hpabuild(t, "-map", tmx, "-o", out, "-cluster", "4"); code != 1 || !strings.Contains(stderr, "layer") {
+		t.Errorf("no -layer: exit %d, %q; want 1 and a word on the layers", code, stderr)
+	}
+	if _, stderr, code := hpabuild(t, "-map", tmx, "-layer", "walls", "-o", out, "-cluster", "4"); code != 0 {
+		t.Errorf("-layer walls: exit %d, %q", code, stderr)
+	}
+	if _, stderr, code := hpabuild(t, "-map", tmx, "-threshold", "3", "-o", out); code != 2 {
+		t.Errorf("-threshold 3: exit %d, %q; want a usage error", code, stderr)
+	}
+}
