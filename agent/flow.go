@@ -7,6 +7,7 @@ import (
 	"math/bits"
 
 	"github.com/cairn-nav/cairn/grid"
+	"github.com/cairn-nav/cairn/internal/radix"
 )
 
 // FlowField holds the exact cost from every cell of a grid to one goal and
@@ -31,7 +32,7 @@ import (
 type FlowField struct {
 	g     *grid.Grid
 	graph flowGraph
-	heap  flowHeap
+	heap  radix.Heap
 
 	dist []float64 // per cell, row-major: cost to the goal, +Inf when it cannot reach it
 	dir  []int8    // per cell reached, but the goal: the direction of Next, as grid.Step
@@ -125,15 +126,15 @@ func (f *FlowField) search() {
 	}
 	r := &f.graph
 	h := &f.heap
-	h.reset()
+	h.Reset()
 	f.reached, f.maxDist = 0, 0
 	dist[f.goalID] = 0
-	h.push(0, f.goalID)
-	for h.n > 0 {
-		e := h.pop()
-		u := e.node
+	h.Push(0, f.goalID)
+	for h.Len() > 0 {
+		e := h.Pop()
+		u := e.Node
 		du := dist[u]
-		if e.key != math.Float64bits(du) {
+		if e.Key != math.Float64bits(du) {
 			continue // improved since it was pushed
 		}
 		f.reached++
@@ -150,7 +151,7 @@ func (f *FlowField) search() {
 			if nd := du + c; nd < dist[v] {
 				dist[v] = nd
 				dir[v] = flowBack[d]
-				h.push(math.Float64bits(nd), v)
+				h.Push(math.Float64bits(nd), v)
 			}
 		}
 	}
@@ -243,65 +244,3 @@ type flowGraph struct {
 func (r *flowGraph) id(p image.Point) int32 { return int32(p.Y)*r.w + int32(p.X) }
 
 func (r *flowGraph) cell(n int32) image.Point { return image.Pt(int(n%r.w), int(n/r.w)) }
-
-// flowHeap is a monotone priority queue of nodes keyed by the bits of
-// their distances, which as unsigned integers are ordered as the
-// non-negative floats are (a radix heap, Ahuja, Mehlhorn, Orlin and Tarjan,
-// 1990). Dijkstra's algorithm pushes no key below the last one popped,
-// which is what it needs. Bucket b holds the entries whose key first
-// differs from the last key popped at bit b−1 from the bottom (bucket 0:
-// equal to it); a pop that finds bucket 0 empty takes the least key of the
-// first bucket in use as the new last key and spreads that bucket over the
-// buckets below, so an entry moves at most 64 times and usually a few.
-// Entries of equal keys leave last in, first out.
-type flowHeap struct {
-	last    uint64
-	n       int
-	buckets [65][]flowEntry
-}
-
-type flowEntry struct {
-	key  uint64
-	node int32
-}
-
-func (h *flowHeap) reset() {
-	for i := range h.buckets {
-		h.buckets[i] = h.buckets[i][:0]
-	}
-	h.last, h.n = 0, 0
-}
-
-// push adds node n with key k, which must not be below the last key
-// popped.
-func (h *flowHeap) push(k uint64, n int32) {
-	b := bits.Len64(k ^ h.last)
-	h.buckets[b] = append(h.buckets[b], flowEntry{key: k, node: n})
-	h.n++
-}
-
-// pop removes an entry of the least key; the heap must not be empty.
-func (h *flowHeap) pop() flowEntry {
-	if len(h.buckets[0]) == 0 {
-		i := 1
-		for len(h.buckets[i]) == 0 {
-			i++
-		}
-		bkt := h.buckets[i]
-		least := bkt[0].key
-		for _, e := range bkt[1:] {
-			least = min(least, e.key)
-		}
-		h.last = least
-		for _, e := range bkt {
-			b := bits.Len64(e.key ^ least) // below i: e agrees with least above bit i−1
-			h.buckets[b] = append(h.buckets[b], e)
-		}
-		h.buckets[i] = bkt[:0]
-	}
-	b0 := h.buckets[0]
-	e := b0[len(b0)-1]
-	h.buckets[0] = b0[:len(b0)-1]
-	h.n--
-	return e
-}

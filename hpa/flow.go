@@ -10,6 +10,7 @@ import (
 
 	"github.com/cairn-nav/cairn/core"
 	"github.com/cairn-nav/cairn/grid"
+	"github.com/cairn-nav/cairn/internal/radix"
 )
 
 // FlowField sends any number of agents to one goal over a [Graph], built
@@ -60,7 +61,7 @@ import (
 type FlowField struct {
 	h    *Graph
 	cs   *clusterSearch // the goal's insertion
-	heap flowHeap       // the open list of the abstract search
+	heap radix.Heap     // the open list of the abstract search
 	cq   cellQueue      // the open list of the cell fields' searches
 
 	goal     image.Point
@@ -169,21 +170,21 @@ func (f *FlowField) searchAbstract() {
 		dist[i] = inf
 	}
 	hp := &f.heap
-	hp.reset()
+	hp.Reset()
 	for _, e := range f.seeds {
-		hp.seed(dist, e.To, e.Cost)
+		seedHeap(hp, dist, e.To, e.Cost)
 	}
-	for hp.n > 0 {
-		top := hp.pop()
-		u := top.node
+	for hp.Len() > 0 {
+		top := hp.Pop()
+		u := top.Node
 		du := dist[u]
-		if top.key != math.Float64bits(du) {
+		if top.Key != math.Float64bits(du) {
 			continue // improved since it was pushed
 		}
 		for _, e := range h.adj[u] {
 			if nd := du + e.Cost; nd < dist[e.To] {
 				dist[e.To] = nd
-				hp.push(math.Float64bits(nd), e.To)
+				hp.Push(math.Float64bits(nd), e.To)
 			}
 		}
 	}
@@ -378,7 +379,7 @@ func (f *FlowField) fill(fd []float64, c int32) {
 		x, y := p.X-r.Min.X, p.Y-r.Min.Y
 		if i := y*cw + x; d < fd[i] {
 			fd[i] = d
-			q.seed(flowEntry{key: math.Float64bits(d), node: int32(y<<16 | x)})
+			q.seed(radix.Entry{Key: math.Float64bits(d), Node: int32(y<<16 | x)})
 		}
 	}
 	for _, id := range h.cnodes[c] {
@@ -400,10 +401,10 @@ func (f *FlowField) fill(fd []float64, c int32) {
 		if !ok {
 			break
 		}
-		lx, ly := int(top.node&0xffff), int(top.node>>16)
+		lx, ly := int(top.Node&0xffff), int(top.Node>>16)
 		u := ly*cw + lx
 		du := fd[u]
-		if top.key != math.Float64bits(du) {
+		if top.Key != math.Float64bits(du) {
 			continue // improved since it was pushed
 		}
 		p := image.Pt(r.Min.X+lx, r.Min.Y+ly)
@@ -425,7 +426,7 @@ func (f *FlowField) fill(fd []float64, c int32) {
 			}
 			if nd := du + cost; nd < fd[v] {
 				fd[v] = nd
-				q.push(nd, top.node+int32(poff[d]))
+				q.push(nd, top.Node+int32(poff[d]))
 			}
 		}
 	}
@@ -442,17 +443,17 @@ func (f *FlowField) fill(fd []float64, c int32) {
 // steps cost up to √2·[grid.MaxCost], and the queue is the radix heap.
 type cellQueue struct {
 	ring  bool
-	heap  flowHeap
-	b     [4][]flowEntry
+	heap  radix.Heap
+	b     [4][]radix.Entry
 	cur   int // the lowest bucket that may hold entries
 	n     int // entries in the ring
-	seeds []flowEntry
+	seeds []radix.Entry
 	next  int // the first seed not yet in the ring
 }
 
 func (q *cellQueue) reset(ring bool) {
 	q.ring = ring
-	q.heap.reset()
+	q.heap.Reset()
 	for i := range q.b {
 		q.b[i] = q.b[i][:0]
 	}
@@ -460,9 +461,9 @@ func (q *cellQueue) reset(ring bool) {
 }
 
 // seed adds a first entry; start follows the last.
-func (q *cellQueue) seed(e flowEntry) {
+func (q *cellQueue) seed(e radix.Entry) {
 	if !q.ring {
-		q.heap.push(e.key, e.node)
+		q.heap.Push(e.Key, e.Node)
 		return
 	}
 	q.seeds = append(q.seeds, e)
@@ -470,8 +471,8 @@ func (q *cellQueue) seed(e flowEntry) {
 
 func (q *cellQueue) start() {
 	if q.ring && len(q.seeds) > 0 {
-		slices.SortFunc(q.seeds, func(a, b flowEntry) int { return cmp.Compare(a.key, b.key) })
-		q.cur = int(math.Float64frombits(q.seeds[0].key))
+		slices.SortFunc(q.seeds, func(a, b radix.Entry) int { return cmp.Compare(a.Key, b.Key) })
+		q.cur = int(math.Float64frombits(q.seeds[0].Key))
 	}
 }
 
@@ -479,25 +480,25 @@ func (q *cellQueue) start() {
 // entry popped last; on the ring, it must be at least one more.
 func (q *cellQueue) push(d float64, n int32) {
 	if !q.ring {
-		q.heap.push(math.Float64bits(d), n)
+		q.heap.Push(math.Float64bits(d), n)
 		return
 	}
 	k := int(d) & 3
-	q.b[k] = append(q.b[k], flowEntry{key: math.Float64bits(d), node: n})
+	q.b[k] = append(q.b[k], radix.Entry{Key: math.Float64bits(d), Node: n})
 	q.n++
 }
 
 // pop removes an entry of the lowest bucket (the least key, in the radix
 // heap), or reports false when the queue is empty.
-func (q *cellQueue) pop() (flowEntry, bool) {
+func (q *cellQueue) pop() (radix.Entry, bool) {
 	if !q.ring {
-		if q.heap.n == 0 {
-			return flowEntry{}, false
+		if q.heap.Len() == 0 {
+			return radix.Entry{}, false
 		}
-		return q.heap.pop(), true
+		return q.heap.Pop(), true
 	}
 	for {
-		for q.next < len(q.seeds) && int(math.Float64frombits(q.seeds[q.next].key)) <= q.cur {
+		for q.next < len(q.seeds) && int(math.Float64frombits(q.seeds[q.next].Key)) <= q.cur {
 			k := q.cur & 3
 			q.b[k] = append(q.b[k], q.seeds[q.next])
 			q.n++
@@ -512,82 +513,18 @@ func (q *cellQueue) pop() (flowEntry, bool) {
 		case q.n > 0:
 			q.cur++
 		case q.next < len(q.seeds):
-			q.cur = int(math.Float64frombits(q.seeds[q.next].key))
+			q.cur = int(math.Float64frombits(q.seeds[q.next].Key))
 		default:
-			return flowEntry{}, false
+			return radix.Entry{}, false
 		}
 	}
 }
 
-// flowHeap is a monotone priority queue of nodes keyed by the bits of
-// their distances, which as unsigned integers are ordered as the
-// non-negative floats are (a radix heap, Ahuja, Mehlhorn, Orlin and Tarjan,
-// 1990), as package agent's exact flow field uses. Dijkstra's algorithm
-// pushes no key below the last one popped, which is all it needs. Bucket b
-// holds the entries whose key first differs from the last key popped at
-// bit b−1 from the bottom (bucket 0: equal to it); a pop that finds bucket
-// 0 empty takes the least key of the first bucket in use as the new last
-// key and spreads that bucket over the buckets below, so an entry moves at
-// most 64 times and usually a few. It allocates only while its buckets
-// grow.
-type flowHeap struct {
-	last    uint64
-	n       int
-	used    uint64          // bit b−1 set when bucket b > 0 may hold entries
-	buckets [64][]flowEntry // keys are below 2⁶³: non-negative floats
-}
-
-type flowEntry struct {
-	key  uint64
-	node int32
-}
-
-func (hp *flowHeap) reset() {
-	for i := range hp.buckets {
-		hp.buckets[i] = hp.buckets[i][:0]
-	}
-	hp.last, hp.n, hp.used = 0, 0, 0
-}
-
-// seed lowers dist[n] to d and pushes n, when d is lower; only before the
-// first pop.
-func (hp *flowHeap) seed(dist []float64, n int32, d float64) {
+// seedHeap lowers dist[n] to d and pushes n, when d is lower; only before
+// the heap's first pop.
+func seedHeap(hp *radix.Heap, dist []float64, n int32, d float64) {
 	if d < dist[n] {
 		dist[n] = d
-		hp.push(math.Float64bits(d), n)
+		hp.Push(math.Float64bits(d), n)
 	}
-}
-
-// push adds node n with key k, which must not be below the last key
-// popped.
-func (hp *flowHeap) push(k uint64, n int32) {
-	b := bits.Len64(k ^ hp.last)
-	hp.buckets[b] = append(hp.buckets[b], flowEntry{key: k, node: n})
-	hp.used |= 1 << b >> 1
-	hp.n++
-}
-
-// pop removes an entry of the least key; the heap must not be empty.
-func (hp *flowHeap) pop() flowEntry {
-	if len(hp.buckets[0]) == 0 {
-		i := bits.TrailingZeros64(hp.used) + 1
-		bkt := hp.buckets[i]
-		least := bkt[0].key
-		for _, e := range bkt[1:] {
-			least = min(least, e.key)
-		}
-		hp.last = least
-		for _, e := range bkt {
-			b := bits.Len64(e.key ^ least) // below i: e agrees with least above bit i−1
-			hp.buckets[b] = append(hp.buckets[b], e)
-			hp.used |= 1 << b >> 1
-		}
-		hp.buckets[i] = bkt[:0]
-		hp.used &^= 1 << (i - 1)
-	}
-	b0 := hp.buckets[0]
-	e := b0[len(b0)-1]
-	hp.buckets[0] = b0[:len(b0)-1]
-	hp.n--
-	return e
 }
