@@ -114,11 +114,11 @@ func build(args []string, stdout, stderr io.Writer) error {
 		return cli.Usagef("-max-entrance %d, want 1 or more", f.opt.MaxEntrance)
 	case f.opt.Levels < 0 || f.opt.Levels > hpa.MaxLevels:
 		return cli.Usagef("-levels %d, want 0 to %d", f.opt.Levels, hpa.MaxLevels)
-	case sameFile(f.mapPath, f.out):
+	case cli.SameFile(f.mapPath, f.out):
 		return cli.Usagef("-o %s is the map itself", f.out)
-	case f.png != "" && sameFile(f.mapPath, f.png):
+	case f.png != "" && cli.SameFile(f.mapPath, f.png):
 		return cli.Usagef("-png %s is the map itself", f.png)
-	case f.png != "" && (filepath.Clean(f.png) == filepath.Clean(f.out) || sameFile(f.png, f.out)):
+	case f.png != "" && (filepath.Clean(f.png) == filepath.Clean(f.out) || cli.SameFile(f.png, f.out)):
 		return cli.Usagef("-png %s is the graph file too", f.png)
 	}
 	// Fail before the build, not after it.
@@ -241,16 +241,6 @@ func drawGraph(hg *hpa.Graph) (c *picture.Canvas, edges bool) {
 	}
 	c.Nodes(hg)
 	return c, edges
-}
-
-// sameFile reports whether a and b name one existing file.
-func sameFile(a, b string) bool {
-	fa, err := os.Stat(a)
-	if err != nil {
-		return false
-	}
-	fb, err := os.Stat(b)
-	return err == nil && os.SameFile(fa, fb)
 }
 
 // writeGraph writes hg to path atomically and returns the file's size.

@@ -142,7 +142,7 @@ func scale(args []string, stdout io.Writer) error {
 		return cli.Usagef("scale: -o is required")
 	case *k < 1:
 		return cli.Usagef("scale: -k %d, want 1 or more", *k)
-	case sameFile(*in, *out):
+	case cli.SameFile(*in, *out):
 		return cli.Usagef("scale: -o %s is the input map itself", *out)
 	case (*scenIn == "") != (*scenOut == ""):
 		return cli.Usagef("scale: -scen and -scen-o go together")
@@ -150,7 +150,7 @@ func scale(args []string, stdout io.Writer) error {
 		return cli.Usagef("scale: -longest %d, want 0 or more", *longest)
 	case *longest > 0 && *scenIn == "":
 		return cli.Usagef("scale: -longest needs -scen")
-	case *scenOut != "" && (sameFile(*scenIn, *scenOut) || sameFile(*in, *scenOut)):
+	case *scenOut != "" && (cli.SameFile(*scenIn, *scenOut) || cli.SameFile(*in, *scenOut)):
 		return cli.Usagef("scale: -scen-o %s is an input file", *scenOut)
 	case *scenOut != "" && *scenOut == *out:
 		return cli.Usagef("scale: -scen-o and -o are the same file")
@@ -263,16 +263,6 @@ func save(stdout io.Writer, path string, g *grid.Grid, what string, gen time.Dur
 	w.printf("generate  %.1f ms\n", float64(gen.Microseconds())/1e3)
 	w.printf("write     %.1f ms (%d bytes)\n", float64(write.Microseconds())/1e3, n)
 	return w.err
-}
-
-// sameFile reports whether a and b name one existing file.
-func sameFile(a, b string) bool {
-	fa, err := os.Stat(a)
-	if err != nil {
-		return false
-	}
-	fb, err := os.Stat(b)
-	return err == nil && os.SameFile(fa, fb)
 }
 
 // writeMap writes g as a Moving AI map to path atomically and returns the

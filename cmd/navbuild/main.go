@@ -107,9 +107,9 @@ func build(args []string, stdout io.Writer) error {
 		return cli.Usagef("-cell %v, want a finite value ≥ 0", f.opt.CellSize)
 	case f.geoPath != "" && (f.png != "" || f.opt.Rectangles):
 		return cli.Usagef("-png and -rectangles go with -map")
-	case sameFile(in, f.out):
+	case filepath.Clean(in) == filepath.Clean(f.out) || cli.SameFile(in, f.out):
 		return cli.Usagef("-o %s is the input itself", f.out)
-	case f.png != "" && (sameFile(in, f.png) || filepath.Clean(f.png) == filepath.Clean(f.out)):
+	case f.png != "" && (filepath.Clean(in) == filepath.Clean(f.png) || cli.SameFile(in, f.png) || filepath.Clean(f.png) == filepath.Clean(f.out)):
 		return cli.Usagef("-png %s is the input or the mesh file", f.png)
 	}
 	if err := atomicfile.Check(f.out); err != nil {
@@ -171,14 +171,4 @@ func build(args []string, stdout io.Writer) error {
 		fmt.Fprintf(stdout, "picture       %s (%s)\n", f.png, c.ScaleNote())
 	}
 	return nil
-}
-
-// sameFile reports whether a and b name the same existing file.
-func sameFile(a, b string) bool {
-	if filepath.Clean(a) == filepath.Clean(b) {
-		return true
-	}
-	sa, errA := os.Stat(a)
-	sb, errB := os.Stat(b)
-	return errA == nil && errB == nil && os.SameFile(sa, sb)
 }

@@ -62,3 +62,25 @@ func TestIsTerminal(t *testing.T) {
 		t.Error("a file or a buffer is a terminal")
 	}
 }
+
+// TestSameFile tells one file under two names from two files, and a
+// missing file from any.
+func TestSameFile(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a"), filepath.Join(dir, "b")
+	for _, p := range []string{a, b} {
+		if err := os.WriteFile(p, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		x, y string
+		want bool
+	}{
+		{a, a, true}, {a, filepath.Join(dir, ".", "a"), true}, {a, b, false}, {a, filepath.Join(dir, "missing"), false},
+	} {
+		if got := cli.SameFile(tc.x, tc.y); got != tc.want {
+			t.Errorf("SameFile(%q, %q) = %v, want %v", tc.x, tc.y, got, tc.want)
+		}
+	}
+}
