@@ -82,6 +82,9 @@ func (g *Grid) clone() *Grid {
 	n.rg = g.rg.clone()
 	if g.jumpsBuilt.Load() {
 		n.jumps = slices.Clone(g.jumps)
+		if g.jumps != nil {
+			n.diag = g.diag.clone()
+		}
 		n.jumpOnce.Do(func() {})
 		n.jumpsBuilt.Store(true)
 	}

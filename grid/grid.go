@@ -110,6 +110,7 @@ type Grid struct {
 	jumpOnce   sync.Once
 	jumpsBuilt atomic.Bool
 	jumps      jumpTable
+	diag       diagStops   // the diagonal runs' stops, with jumps
 	edit       editScratch // of SetCells, under mu
 }
 

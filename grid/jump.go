@@ -204,9 +204,10 @@ func (q *queryGraph) scanStraight(x, y, d int) (int32, int32) {
 // rebuilds as diagonal steps first, then straight ones.
 //
 // With a jump table the run goes from stop to stop: the cells from which a
-// straight jump finds a jump point (the table's diagonal entry), and the
-// cells on the goal's row or column, whose straight jumps may meet the
-// goal. Nothing else on the run can add a successor.
+// straight jump finds a jump point (the bits of diagStops, read a word of 64
+// cells at a time), and the cells on the goal's row or column, whose
+// straight jumps may meet the goal. Nothing else on the run can add a
+// successor.
 func (q *queryGraph) diagonalSuccessors(dst []core.Edge, x, y, d int) []core.Edge {
 	if q.jumps == nil {
 		return q.diagonalWalk(dst, x, y, d, 0)
@@ -217,14 +218,7 @@ func (q *queryGraph) diagonalSuccessors(dst []core.Edge, x, y, d int) []core.Edg
 	h, v := compH[d], compV[d]
 	n := int32(y*g.pw + x)
 	for k := 0; ; {
-		c := int(q.jumps[n][d])
-		if c == 0 {
-			return q.diagonalWalk(dst, x, y, d, k)
-		}
-		steps, found := c, true
-		if c < 0 {
-			steps, found = -c-1, false
-		}
+		steps, found := g.diag.run(x, y, d)
 		// The first step that reaches the goal's row or column, if any.
 		j := steps + 1
 		if r := (q.gy - y) * dy; r > 0 {

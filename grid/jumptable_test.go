@@ -45,6 +45,16 @@ func (g *Grid) walkCode(x, y, d int) int16 {
 	}
 }
 
+// runCode is what diagStops.run says of the run from padded cell (x, y) in
+// diagonal direction d, coded as walkCode codes it.
+func (g *Grid) runCode(x, y, d int) int16 {
+	k, found := g.diag.run(x, y, d)
+	if found {
+		return int16(k)
+	}
+	return int16(-k - 1)
+}
+
 // checkJumps compares every entry of g's jump table for a free cell with
 // the scan of the bitsets.
 func checkJumps(t *testing.T, g *Grid, what string) {
@@ -64,8 +74,8 @@ func checkJumps(t *testing.T, g *Grid, what string) {
 				}
 			}
 			for d := dirSE; d < numDirs; d++ {
-				if got, want := tab[y*g.pw+x][d], g.walkCode(x, y, d); got != want {
-					t.Fatalf("%s: cell (%d,%d) direction %d: table %d, walk %d", what, x-1, y-1, d, got, want)
+				if got, want := g.runCode(x, y, d), g.walkCode(x, y, d); got != want {
+					t.Fatalf("%s: cell (%d,%d) direction %d: diagonal stops %d, walk %d", what, x-1, y-1, d, got, want)
 				}
 			}
 		}
@@ -233,8 +243,9 @@ func BenchmarkJumpTable(b *testing.B) {
 					b.Fatal("no table")
 				}
 			}
-			b.ReportMetric(float64(len(g.jumps)*16)/float64(w*h), "bytes/cell")
-			b.ReportMetric(float64(len(g.jumps)*16)/(1<<20), "MiB")
+			n := len(g.jumps)*8 + g.diag.bytes()
+			b.ReportMetric(float64(n)/float64(w*h), "bytes/cell")
+			b.ReportMetric(float64(n)/(1<<20), "MiB")
 		})
 		// A wall of 12 cells across a street, on a grid with its table
 		// and on one without.

@@ -65,7 +65,7 @@ type Query struct {
 	// (only the jump points, which OnExpand and Result.Expanded then count).
 	// Its jumps read a table of where each straight and diagonal run stops
 	// (JPS+), which the grid builds at its first jump point search
-	// (O(cells), 16 bytes a cell, kept up to date by WithCells), except on
+	// (O(cells), 10 bytes a cell, kept up to date by edits), except on
 	// grids where the scans are too short for it to pay.
 	Plain bool
 	// Scan makes jump point search scan the rows and columns a word of

@@ -111,15 +111,16 @@ func applyEdit(cells []bool, w, h int, e editCase) bool {
 	return changed
 }
 
-// fullJumps is the jump table of f built from scratch, also where f would
-// keep none because its runs are short.
-func fullJumps(f *Grid) jumpTable {
+// fullJumps is a grid with f's cells and the jump table and diagonal stops
+// built from scratch, also where f would keep none because its runs are
+// short.
+func fullJumps(f *Grid) *Grid {
 	t := &Grid{w: f.w, h: f.h, pw: f.pw, free: f.free, moves: f.moves, conn: f.conn, off: f.off}
 	t.jumps = make(jumpTable, len(f.free))
 	t.jumpRows(1, len(f.free)/f.pw-1)
 	t.jumpCols(1, f.pw-1)
-	t.jumpDiagonals()
-	return t.jumps
+	t.buildDiag()
+	return t
 }
 
 // diffFresh compares what SetCells keeps up to date in g with a grid f
@@ -155,7 +156,8 @@ func diffFresh(g, f *Grid) (tables bool, err error) {
 	if !g.jumpsBuilt.Load() || g.jumps == nil {
 		return false, nil
 	}
-	want := fullJumps(f)
+	full := fullJumps(f)
+	want := full.jumps
 	if len(g.jumps) != len(want) {
 		return true, fmt.Errorf("jump table of %d cells, want %d", len(g.jumps), len(want))
 	}
@@ -164,7 +166,26 @@ func diffFresh(g, f *Grid) (tables bool, err error) {
 			return true, fmt.Errorf("jump table at cell %v (free %v): %v, want %v", g.pxy(int32(i)), f.free[i], g.jumps[i], want[i])
 		}
 	}
+	for k := range full.diag.slope {
+		if i := firstDiff(g.diag.slope[k], full.diag.slope[k]); i >= 0 {
+			return true, fmt.Errorf("diagonal stops of slope %d, word %d of %d: %#x, want %#x", k, i, len(g.diag.slope[k]), g.diag.slope[k][i], full.diag.slope[k][i])
+		}
+	}
 	return true, nil
+}
+
+// firstDiff returns the first index at which a and b differ, or −1 when
+// they are equal (a shorter one differs at its end).
+func firstDiff(a, b []uint64) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	if len(a) != len(b) {
+		return min(len(a), len(b))
+	}
+	return -1
 }
 
 // samePartition checks that g and f split the free cells into the same
