@@ -172,7 +172,6 @@ func (g *Grid) jumpCols(x0, x1 int) {
 	}
 }
 
-
 // updateLine brings the entries fwd and back of one line, laid out as
 // jumpLine lays it out, up to date after an edit that may have changed the
 // stop conditions at positions lo to hi: of the line's own cells and of
