@@ -7,12 +7,9 @@ import (
 	"fmt"
 	"image"
 	"io"
-	"math"
-	"math/rand/v2"
 	"runtime"
 	"runtime/pprof"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -21,20 +18,20 @@ import (
 	"github.com/cairn-nav/cairn/hpa"
 	"github.com/cairn-nav/cairn/internal/atomicfile"
 	"github.com/cairn-nav/cairn/navmesh"
-	"github.com/go-gl/mathgl/mgl64"
 )
 
 // editsFlags holds the flags of "pathfind edits".
 type editsFlags struct {
 	mapPath    string
 	n          int
-	wall       string
+	size       int
 	seed       uint64
 	withHPA    bool
 	graph      string
 	withMesh   bool
 	tile       int
 	check      bool
+	queries    int
 	asJSON     bool
 	cpuProfile string
 }
@@ -44,127 +41,188 @@ func setupEdits(fs *flag.FlagSet) func(io.Writer) error {
 	f := &editsFlags{}
 	fs.StringVar(&f.mapPath, "map", "", "Moving AI .map `file` (required)")
 	fs.IntVar(&f.n, "n", 20, "put up and take down `N` walls: 2N edits")
-	fs.StringVar(&f.wall, "wall", "12x1", "the walls' size, `W`x`H` cells")
-	fs.Uint64Var(&f.seed, "seed", 1, "seed of the walls' places")
-	fs.BoolVar(&f.withHPA, "hpa", false, "after each edit, also update an HPA* graph (hpa.Graph.Update)")
-	fs.StringVar(&f.graph, "graph", "", "with -hpa, load the graph from `file` (written by hpabuild) instead of building it")
+	fs.IntVar(&f.size, "size", 12, "each wall is `K`×1 or 1×K cells (K ≥ 1), across a random long path")
+	fs.Uint64Var(&f.seed, "seed", 1, "seed of the walls' places and of the checked queries")
+	fs.BoolVar(&f.withHPA, "hpa", false, "after each edit, also update an HPA* graph built in memory (hpa.Graph.Update)")
+	fs.StringVar(&f.graph, "graph", "", "after each edit, also update the HPA* graph read from `file` (written by hpabuild); implies -hpa")
 	fs.BoolVar(&f.withMesh, "navmesh", false, "after each edit, also bring the navmesh up to date: navmesh.Mesh.Update of its tiles the edit\n"+
 		"touches, or with -tile 0 a new navmesh.FromGrid")
 	fs.IntVar(&f.tile, "tile", 64, "with -navmesh, the mesh's tile side `T` in cells (0: no tiles, the mesh is built again)")
-	fs.BoolVar(&f.check, "check", false, "at the end, check the edited grid's regions (and with -hpa the graph's answers to\n"+
-		"200 queries) against fresh builds; a difference is an error")
+	fs.BoolVar(&f.check, "check", true, "after every edit, compare each layer with a fresh build of the edited map; a difference makes\n"+
+		"the exit status 1 (-check=false: timing only)")
+	fs.IntVar(&f.queries, "queries", 20, "with -check, the random queries `Q` compared on each layer after every edit")
 	fs.BoolVar(&f.asJSON, "json", false, "print the summary as one JSON object")
-	fs.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of the edits to `file`, for go tool pprof")
+	fs.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of the edits to `file`, for go tool pprof (with -check=false,\n"+
+		"or it holds the checks too)")
 	return f.run
 }
 
-// editStage is what one kind of work cost over the edits.
-type editStage struct {
-	MedianMS  float64 `json:"median_ms"`
-	MaxMS     float64 `json:"max_ms"`
-	MeanBytes float64 `json:"mean_bytes"` // allocated per edit
-	times     []time.Duration
-	bytes     uint64
-}
+// The layers an edit updates, in the order they are updated.
+const (
+	layerGrid = iota
+	layerHPA
+	layerMesh
+	numLayers
+)
 
-// editsSummary is the result of "pathfind edits".
+var layerNames = [numLayers]string{"grid", "hpa", "navmesh"}
+
+// editsSummary is the result of "pathfind edits". Times are in
+// microseconds; the keys of a layer not asked for are 0.
 type editsSummary struct {
-	Map        string     `json:"map"`
-	Edits      int        `json:"edits"`
-	Wall       string     `json:"wall"`
-	Seed       uint64     `json:"seed"`
-	JumpsMS    float64    `json:"jump_table_ms"` // building the table before the edits
-	JumpTable  bool       `json:"jump_table"`    // whether the grid keeps one
-	Grid       editStage  `json:"grid"`
-	HPA        *editStage `json:"hpa,omitempty"`
-	Navmesh    *editStage `json:"navmesh,omitempty"`
-	Checked    bool       `json:"checked"`
-	GraphNodes int        `json:"hpa_nodes,omitempty"`
+	Map            string  `json:"map"`
+	Seed           uint64  `json:"seed"`
+	Size           int     `json:"size"`
+	Queries        int     `json:"queries"` // compared on each layer after every edit; 0 with -check=false
+	Edits          int     `json:"edits"`
+	JumpTable      bool    `json:"jump_table"`
+	HPANodes       int     `json:"hpa_nodes"`
+	NavmeshRebuild bool    `json:"navmesh_rebuild"` // -tile 0: the navmesh is built again after each edit
+	GridMedianUS   float64 `json:"grid_us_median"`
+	GridMaxUS      float64 `json:"grid_us_max"`
+	HPAMedianUS    float64 `json:"hpa_us_median"`
+	HPAMaxUS       float64 `json:"hpa_us_max"`
+	MeshMedianUS   float64 `json:"navmesh_us_median"`
+	MeshMaxUS      float64 `json:"navmesh_us_max"`
+	AllocMedian    uint64  `json:"alloc_bytes_median"` // all layers together, per edit
+	GridBuildUS    float64 `json:"grid_build_us"`
+	HPABuildUS     float64 `json:"hpa_build_us"`
+	MeshBuildUS    float64 `json:"navmesh_build_us"`
+	Checked        int     `json:"checked"`
+	Mismatched     int     `json:"mismatched"`
+
+	layers    [numLayers]bool // which layers were edited
+	checkedBy [numLayers]int  // the query comparisons of each layer
+	bad       *mismatches     // nil with -check=false
 }
 
-func (f *editsFlags) parseWall() (image.Point, error) {
-	ws, hs, ok := strings.Cut(f.wall, "x")
-	w, errw := strconv.Atoi(ws)
-	h, errh := strconv.Atoi(hs)
-	if !ok || errw != nil || errh != nil || w < 1 || h < 1 {
-		return image.Point{}, cli.Usagef("-wall %q, want WxH with whole W, H ≥ 1, such as 12x1", f.wall)
-	}
-	return image.Pt(w, h), nil
-}
-
-// run is the action of "pathfind edits": it loads the map, builds what the
-// flags ask for, then puts up and takes down -n walls in place, timing each
-// edit and what follows it.
+// run is the action of "pathfind edits": it measures, prints the summary,
+// and then fails when a check found a mismatch.
 func (f *editsFlags) run(stdout io.Writer) error {
-	switch {
-	case f.mapPath == "":
-		return cli.Usagef("-map is required")
-	case f.n < 1:
-		return cli.Usagef("-n %d, want 1 or more", f.n)
-	case f.graph != "" && !f.withHPA:
-		return cli.Usagef("-graph needs -hpa")
-	}
-	size, err := f.parseWall()
+	sum, err := f.measure()
 	if err != nil {
 		return err
+	}
+	if err := f.print(stdout, sum); err != nil {
+		return err
+	}
+	if sum.bad != nil {
+		return sum.bad.err(sum.Checked)
+	}
+	return nil
+}
+
+// measure loads the map, builds the layers the flags ask for from scratch
+// (timed), places the walls, then puts up and takes down each in place,
+// timing each layer's update and checking them all against fresh builds
+// after every edit.
+func (f *editsFlags) measure() (*editsSummary, error) {
+	switch {
+	case f.mapPath == "":
+		return nil, cli.Usagef("-map is required")
+	case f.n < 1:
+		return nil, cli.Usagef("-n %d, want 1 or more", f.n)
+	case f.size < 1:
+		return nil, cli.Usagef("-size %d, want 1 or more", f.size)
+	case f.tile < 0:
+		return nil, cli.Usagef("-tile %d, want 0 or more", f.tile)
+	case f.check && f.queries < 1:
+		return nil, cli.Usagef("-queries %d, want 1 or more (or -check=false)", f.queries)
 	}
 	if f.cpuProfile != "" {
 		if err := atomicfile.Check(f.cpuProfile); err != nil {
-			return fmt.Errorf("-cpuprofile %w", err)
+			return nil, fmt.Errorf("-cpuprofile %w", err)
 		}
 	}
-	g, err := loadMap(f.mapPath)
+	loaded, err := loadMap(f.mapPath)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	walls, err := placeWalls(g, size, f.n, f.seed)
-	if err != nil {
-		return err
+	if w, h := loaded.Width(), loaded.Height(); f.size > max(w, h) {
+		return nil, cli.Usagef("-size %d does not fit the %d×%d map", f.size, w, h)
 	}
-	sum := &editsSummary{Map: f.mapPath, Edits: 2 * f.n, Wall: f.wall, Seed: f.seed}
+	sum := &editsSummary{Map: f.mapPath, Seed: f.seed, Size: f.size, Edits: 2 * f.n}
+	sum.layers = [numLayers]bool{true, f.withHPA || f.graph != "", f.withMesh}
+
+	free, opt := cellsOf(loaded)
 	t0 := time.Now()
+	g, err := grid.New(loaded.Width(), loaded.Height(), free, opt)
+	if err != nil {
+		return nil, err
+	}
 	g.BuildJumps()
-	sum.JumpsMS = ms(time.Since(t0))
+	sum.GridBuildUS = micros(time.Since(t0))
 	sum.JumpTable = g.HasJumpTable()
+
+	var chk *editChecker
+	if f.check {
+		chk = newEditChecker(g, f.queries, f.tile, f.seed)
+		sum.Queries, sum.bad = f.queries, &chk.bad
+	}
 	var hg *hpa.Graph
-	if f.withHPA {
-		if hg, err = loadGraph(g, f.graph); err != nil {
-			return err
+	if sum.layers[layerHPA] {
+		if hg, err = f.buildGraph(g, sum, chk); err != nil {
+			return nil, err
 		}
-		sum.HPA = &editStage{}
-		sum.GraphNodes = hg.Stats().Nodes
+		sum.HPANodes = hg.Stats().Nodes
 	}
 	var mesh *navmesh.Mesh
 	if f.withMesh {
-		sum.Navmesh = &editStage{}
-		if f.tile > 0 {
-			if mesh, err = navmesh.FromGrid(g, navmesh.Options{TileSize: f.tile}); err != nil {
-				return err
-			}
+		t0 := time.Now()
+		if mesh, err = navmesh.FromGrid(g, navmesh.Options{TileSize: f.tile}); err != nil {
+			return nil, err
 		}
+		sum.MeshBuildUS = micros(time.Since(t0))
+		sum.NavmeshRebuild = f.tile == 0
 	}
+	walls, err := placeWalls(g, f.size, f.n, f.seed)
+	if err != nil {
+		return nil, err
+	}
+	if chk != nil {
+		chk.start(hg) // its searchers are made before the edits
+	}
+
+	var times [numLayers][]time.Duration
+	allocs := make([]uint64, 0, 2*f.n)
 	edits := func() error {
 		for i := range 2 * f.n {
-			r := walls[i/2]
-			free := i%2 == 1 // put up, then take down
-			if err := timed(&sum.Grid, func() error { g.SetCells(r, free); return nil }); err != nil {
+			r, up := walls[i/2].rect, i%2 == 0 // put up, then take down
+			var bytes uint64
+			add := func(layer int, work func() error) error {
+				d, b, err := timed(work)
+				times[layer] = append(times[layer], d)
+				bytes += b
 				return err
 			}
-			if hg != nil {
-				if err := timed(sum.HPA, func() (err error) { hg, err = hg.Update(g, r); return err }); err != nil {
+			if err := add(layerGrid, func() error { g.SetCells(r, !up); return nil }); err != nil {
+				return err
+			}
+			if hg != nil && (skipHPAUpdate == nil || !skipHPAUpdate(i)) {
+				if err := add(layerHPA, func() (err error) { hg, err = hg.Update(g, r); return err }); err != nil {
 					return err
 				}
 			}
-			if f.withMesh {
+			if mesh != nil {
 				update := func() (err error) {
-					if mesh == nil {
-						_, err = navmesh.FromGrid(g, navmesh.Options{})
-						return err
+					if f.tile == 0 {
+						mesh, err = navmesh.FromGrid(g, navmesh.Options{})
+					} else {
+						mesh, err = mesh.Update(g, r)
 					}
-					mesh, err = mesh.Update(g, r)
 					return err
 				}
-				if err := timed(sum.Navmesh, update); err != nil {
+				if err := add(layerMesh, update); err != nil {
+					return err
+				}
+			}
+			allocs = append(allocs, bytes)
+			if chk != nil {
+				what := "put up"
+				if !up {
+					what = "taken down"
+				}
+				if err := chk.check(fmt.Sprintf("edit %d of %d (wall %v %s)", i+1, 2*f.n, r, what), hg, mesh); err != nil {
 					return err
 				}
 			}
@@ -172,78 +230,100 @@ func (f *editsFlags) run(stdout io.Writer) error {
 		return nil
 	}
 	if err := profileTo(f.cpuProfile, edits); err != nil {
-		return err
+		return nil, err
 	}
-	for _, st := range []*editStage{&sum.Grid, sum.HPA, sum.Navmesh} {
-		if st != nil {
-			st.summarise()
+	sum.GridMedianUS, sum.GridMaxUS = medianMax(times[layerGrid])
+	sum.HPAMedianUS, sum.HPAMaxUS = medianMax(times[layerHPA])
+	sum.MeshMedianUS, sum.MeshMaxUS = medianMax(times[layerMesh])
+	slices.Sort(allocs)
+	sum.AllocMedian = allocs[(len(allocs)-1)/2]
+	if chk != nil {
+		sum.checkedBy = chk.checked
+		for _, n := range chk.checked {
+			sum.Checked += n
 		}
+		sum.Mismatched = chk.bad.n
 	}
-	if f.check {
-		if err := checkEdited(g, hg, f.seed); err != nil {
-			return err
+	return sum, nil
+}
+
+// skipHPAUpdate, when not nil, is asked before each edit's hpa.Graph.Update
+// (edits counted from 0) and skips it when it says true: tests break the
+// graph with it to see the checks catch it.
+var skipHPAUpdate func(edit int) bool
+
+// buildGraph returns the HPA* graph of g, read from -graph or built with
+// the default options, and times a build from scratch: with -graph, a build
+// with the file's options that is only measured and, with chk, compared
+// with the file's graph (a difference in their sizes is a mismatch).
+func (f *editsFlags) buildGraph(g *grid.Grid, sum *editsSummary, chk *editChecker) (*hpa.Graph, error) {
+	var read *hpa.Graph
+	var opt hpa.Options
+	if f.graph != "" {
+		var err error
+		if read, err = loadGraph(g, f.graph); err != nil {
+			return nil, err
 		}
-		if mesh != nil {
-			if err := checkMesh(g, mesh, f.tile, f.seed); err != nil {
-				return err
+		opt = read.Options()
+	}
+	t0 := time.Now()
+	built, err := hpa.Build(g, opt)
+	if err != nil {
+		return nil, err
+	}
+	sum.HPABuildUS = micros(time.Since(t0))
+	if read == nil {
+		return built, nil
+	}
+	if a, b := read.Stats(), built.Stats(); chk != nil && a != b {
+		chk.bad.add("before the edits: hpa: the graph of %s has %+v, a fresh hpa.Build %+v", f.graph, a, b)
+	}
+	return read, nil
+}
+
+// cellsOf returns the cells of g and the options that make grid.New build
+// a grid equal to it: its connectivity, terrain costs and area types.
+func cellsOf(g *grid.Grid) ([]bool, grid.Options) {
+	w, h := g.Width(), g.Height()
+	free := make([]bool, w*h)
+	areas := make([]uint8, w*h)
+	var costs []float64
+	if g.HasCosts() {
+		costs = make([]float64, w*h)
+	}
+	for y := range h {
+		for x := range w {
+			i := y*w + x
+			free[i] = g.Passable(image.Pt(x, y))
+			areas[i] = g.Area(image.Pt(x, y))
+			if costs != nil {
+				costs[i] = g.Cost(image.Pt(x, y))
 			}
 		}
-		sum.Checked = true
 	}
-	return f.print(stdout, sum)
+	return free, grid.Options{Connectivity: g.Connectivity(), Costs: costs, Areas: areas}
 }
 
-// placeWalls picks n places for a wall of the given size where every cell
-// is free, so that each edit changes all its cells.
-func placeWalls(g *grid.Grid, size image.Point, n int, seed uint64) ([]image.Rectangle, error) {
-	if size.X > g.Width() || size.Y > g.Height() {
-		return nil, cli.Usagef("-wall %dx%d does not fit the %d×%d map", size.X, size.Y, g.Width(), g.Height())
-	}
-	rng := rand.New(rand.NewPCG(seed, 0x6564697473))
-	walls := make([]image.Rectangle, 0, n)
-	for tries := 0; len(walls) < n; tries++ {
-		if tries > 1000*n {
-			return nil, fmt.Errorf("found free places for %d of %d walls of %dx%d cells", len(walls), n, size.X, size.Y)
-		}
-		p := image.Pt(rng.IntN(g.Width()-size.X+1), rng.IntN(g.Height()-size.Y+1))
-		r := image.Rectangle{Min: p, Max: p.Add(size)}
-		if allFree(g, r) {
-			walls = append(walls, r)
-		}
-	}
-	return walls, nil
-}
-
-func allFree(g *grid.Grid, r image.Rectangle) bool {
-	for y := r.Min.Y; y < r.Max.Y; y++ {
-		for x := r.Min.X; x < r.Max.X; x++ {
-			if !g.Passable(image.Pt(x, y)) {
-				return false
-			}
-		}
-	}
-	return true
-}
-
-// timed runs work, adding its time and the bytes it allocated to st.
-func timed(st *editStage, work func() error) error {
+// timed runs work and returns its wall-clock time and the bytes it
+// allocated.
+func timed(work func() error) (time.Duration, uint64, error) {
 	var m0, m1 runtime.MemStats
 	runtime.ReadMemStats(&m0)
 	t0 := time.Now()
 	err := work()
 	d := time.Since(t0)
 	runtime.ReadMemStats(&m1)
-	st.times = append(st.times, d)
-	st.bytes += m1.TotalAlloc - m0.TotalAlloc
-	return err
+	return d, m1.TotalAlloc - m0.TotalAlloc, err
 }
 
-func (st *editStage) summarise() {
-	ts := slices.Clone(st.times)
-	slices.Sort(ts)
-	st.MedianMS = ms(ts[len(ts)/2])
-	st.MaxMS = ms(ts[len(ts)-1])
-	st.MeanBytes = float64(st.bytes) / float64(len(ts))
+// medianMax returns the median (the lower one of an even count) and the
+// largest of ts in microseconds, or zeros when ts is empty.
+func medianMax(ts []time.Duration) (median, largest float64) {
+	if len(ts) == 0 {
+		return 0, 0
+	}
+	ts = slices.Sorted(slices.Values(ts))
+	return micros(ts[(len(ts)-1)/2]), micros(ts[len(ts)-1])
 }
 
 func ms(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e6 }
@@ -272,72 +352,6 @@ func profileTo(path string, work func() error) error {
 	return nil
 }
 
-// checkEdited compares g, edited in place, with a grid built afresh from
-// its cells: the same regions (as a partition of the cells); and hg, when
-// not nil, with a graph built afresh: the same answers to 200 queries.
-func checkEdited(g *grid.Grid, hg *hpa.Graph, seed uint64) error {
-	w, h := g.Width(), g.Height()
-	free := make([]bool, w*h)
-	for y := range h {
-		for x := range w {
-			free[y*w+x] = g.Passable(image.Pt(x, y))
-		}
-	}
-	fresh, err := grid.New(w, h, free, grid.Options{})
-	if err != nil {
-		return err
-	}
-	if a, b := g.NumRegions(), fresh.NumRegions(); a != b {
-		return fmt.Errorf("check: %d regions after the edits, %d in a fresh build", a, b)
-	}
-	to := make([]int32, g.NumRegions()) // edited label → fresh label, plus one
-	for y := range h {
-		for x := range w {
-			p := image.Pt(x, y)
-			a, b := g.Region(p), fresh.Region(p)
-			if (a < 0) != (b < 0) {
-				return fmt.Errorf("check: cell %s is in region %d after the edits, %d in a fresh build", pointString(p), a, b)
-			}
-			if a < 0 {
-				continue
-			}
-			if to[a] == 0 {
-				to[a] = b + 1
-			} else if to[a] != b+1 {
-				return fmt.Errorf("check: cell %s splits region %d of the edited grid against a fresh build", pointString(p), a)
-			}
-		}
-	}
-	if hg == nil {
-		return nil
-	}
-	fg, err := hpa.Build(fresh, hg.Options())
-	if err != nil {
-		return err
-	}
-	if a, b := hg.Stats(), fg.Stats(); a != b {
-		return fmt.Errorf("check: graph after the updates %+v, fresh build %+v", a, b)
-	}
-	qu, qf := hpa.NewSearcher(hg), hpa.NewSearcher(fg)
-	rng := rand.New(rand.NewPCG(seed, 0x636865636b))
-	var pu, pf []image.Point
-	for range 200 {
-		a := image.Pt(rng.IntN(w), rng.IntN(h))
-		b := image.Pt(rng.IntN(w), rng.IntN(h))
-		if !g.Passable(a) || !g.Passable(b) {
-			continue
-		}
-		var ru, rf hpa.Result
-		var eu, ef error
-		pu, ru, eu = qu.AppendPath(pu[:0], a, b, hpa.Query{})
-		pf, rf, ef = qf.AppendPath(pf[:0], a, b, hpa.Query{})
-		if (eu == nil) != (ef == nil) || ru.Status != rf.Status || ru.Cost != rf.Cost || !slices.Equal(pu, pf) {
-			return fmt.Errorf("check: %s to %s: updated graph %+v (%v), fresh build %+v (%v)", pointString(a), pointString(b), ru, eu, rf, ef)
-		}
-	}
-	return nil
-}
-
 func (f *editsFlags) print(w io.Writer, s *editsSummary) error {
 	if f.asJSON {
 		b, err := json.Marshal(s)
@@ -349,24 +363,82 @@ func (f *editsFlags) print(w io.Writer, s *editsSummary) error {
 	}
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "map         %s\n", s.Map)
-	fmt.Fprintf(bw, "edits       %d in place (%d walls of %s cells put up and taken down, seed %d)\n", s.Edits, s.Edits/2, s.Wall, s.Seed)
+	fmt.Fprintf(bw, "edits       %d in place: %d walls of %d×1 or 1×%d cells across long paths, put up and taken down (seed %d)\n",
+		s.Edits, s.Edits/2, s.Size, s.Size, s.Seed)
+	builds := "grid " + micro(s.GridBuildUS)
 	if s.JumpTable {
-		fmt.Fprintf(bw, "jump table  built in %.1f ms before the edits\n", s.JumpsMS)
+		builds += " (with its jump table)"
 	} else {
-		fmt.Fprintf(bw, "jump table  none (the map's runs are too short for it)\n")
+		builds += " (no jump table: the map's runs are too short for it)"
 	}
-	stage := func(name string, st *editStage) {
-		if st != nil {
-			fmt.Fprintf(bw, "%-11s median %.3f ms, max %.3f ms, %s allocated an edit\n", name, st.MedianMS, st.MaxMS, byteSize(st.MeanBytes))
+	if s.layers[layerHPA] {
+		builds += fmt.Sprintf(", hpa %s (%d nodes)", micro(s.HPABuildUS), s.HPANodes)
+	}
+	if s.layers[layerMesh] {
+		if s.NavmeshRebuild {
+			builds += fmt.Sprintf(", navmesh %s (no tiles)", micro(s.MeshBuildUS))
+		} else {
+			builds += fmt.Sprintf(", navmesh %s (tiles of %d)", micro(s.MeshBuildUS), f.tile)
 		}
 	}
-	stage("grid", &s.Grid)
-	stage("hpa", s.HPA)
-	stage("navmesh", s.Navmesh)
-	if s.Checked {
-		fmt.Fprintf(bw, "check       fresh builds agree\n")
+	fmt.Fprintf(bw, "builds      %s, from scratch\n", builds)
+	layer := func(name, how string, median, largest, build float64) {
+		fmt.Fprintf(bw, "%-11s %smedian %s, max %s (%s)\n", name, how, micro(median), micro(largest), ofBuild(median, build))
+	}
+	layer("grid", "", s.GridMedianUS, s.GridMaxUS, s.GridBuildUS)
+	if s.layers[layerHPA] {
+		layer("hpa", "", s.HPAMedianUS, s.HPAMaxUS, s.HPABuildUS)
+	}
+	if s.layers[layerMesh] {
+		how := ""
+		if s.NavmeshRebuild {
+			how = "a rebuild with navmesh.FromGrid (-tile 0): "
+		}
+		layer("navmesh", how, s.MeshMedianUS, s.MeshMaxUS, s.MeshBuildUS)
+	}
+	fmt.Fprintf(bw, "allocated   median %s an edit, all layers together\n", byteSize(float64(s.AllocMedian)))
+	if s.bad != nil {
+		var names []string
+		for l, on := range s.layers {
+			if on {
+				names = append(names, layerNames[l])
+			}
+		}
+		fmt.Fprintf(bw, "check       checked %d queries after every edit: %d mismatched (%d a layer: %s; %d in all, against fresh builds)\n",
+			len(names)*s.Queries, s.Mismatched, s.Queries, strings.Join(names, ", "), s.Checked)
+	} else {
+		fmt.Fprintf(bw, "check       none (-check=false)\n")
 	}
 	return bw.Flush()
+}
+
+// micro formats a time in microseconds with two significant digits (three
+// from 100), in µs, ms or s as fits.
+func micro(us float64) string {
+	v, unit := us, "µs"
+	switch {
+	case us >= 1e6:
+		v, unit = us/1e6, "s"
+	case us >= 1e3:
+		v, unit = us/1e3, "ms"
+	}
+	if v >= 99.5 { // %.2g would write 1e+02
+		return fmt.Sprintf("%.0f %s", v, unit)
+	}
+	return fmt.Sprintf("%.2g %s", v, unit)
+}
+
+// ofBuild says how an edit's median time compares with a build's.
+func ofBuild(median, build float64) string {
+	switch {
+	case !(median > 0 && build > 0):
+		return "against a build of " + micro(build)
+	case build >= 1.5*median:
+		return fmt.Sprintf("1/%.0f of a build", build/median)
+	case median >= 1.5*build:
+		return fmt.Sprintf("%.1f× a build", median/build)
+	}
+	return "about a build"
 }
 
 // byteSize formats a byte count with a binary unit.
@@ -380,35 +452,4 @@ func byteSize(b float64) string {
 		return fmt.Sprintf("%.1f KiB", b/(1<<10))
 	}
 	return fmt.Sprintf("%.0f B", b)
-}
-
-// checkMesh checks the navmesh brought up to date edit by edit against a
-// fresh tiled build of the edited grid: the same polygons, vertices and
-// portals, and the same answers to 200 random queries.
-func checkMesh(g *grid.Grid, m *navmesh.Mesh, tile int, seed uint64) error {
-	fresh, err := navmesh.FromGrid(g, navmesh.Options{TileSize: tile})
-	if err != nil {
-		return err
-	}
-	if m.NumPolys() != fresh.NumPolys() || m.NumVertices() != fresh.NumVertices() || m.NumPortals() != fresh.NumPortals() {
-		return fmt.Errorf("check: the updated navmesh has %d polygons, %d vertices, %d portals; a fresh build %d, %d, %d",
-			m.NumPolys(), m.NumVertices(), m.NumPortals(), fresh.NumPolys(), fresh.NumVertices(), fresh.NumPortals())
-	}
-	rng := rand.New(rand.NewPCG(seed, 0x6d657368))
-	a, b := navmesh.NewSearcher(m), navmesh.NewSearcher(fresh)
-	for k := 0; k < 200; {
-		p := image.Pt(rng.IntN(g.Width()), rng.IntN(g.Height()))
-		q := image.Pt(rng.IntN(g.Width()), rng.IntN(g.Height()))
-		if !g.Passable(p) || !g.Passable(q) {
-			continue
-		}
-		k++
-		from, to := mgl64.Vec2{float64(p.X) + 0.5, float64(p.Y) + 0.5}, mgl64.Vec2{float64(q.X) + 0.5, float64(q.Y) + 0.5}
-		_, ra, erra := a.AppendPath(nil, from, to, navmesh.Query{})
-		_, rb, errb := b.AppendPath(nil, from, to, navmesh.Query{})
-		if (erra == nil) != (errb == nil) || ra.Status != rb.Status || math.Abs(ra.Length-rb.Length) > 1e-9*max(1, rb.Length) {
-			return fmt.Errorf("check: navmesh query %v → %v: updated %v %v (%v), fresh %v %v (%v)", p, q, ra.Status, ra.Length, erra, rb.Status, rb.Length, errb)
-		}
-	}
-	return nil
 }

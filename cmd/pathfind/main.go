@@ -5,7 +5,7 @@
 //
 //	pathfind route -map FILE -from X,Y -to X,Y [-algo NAME] [-radius R] [-path] [-png FILE]
 //	pathfind scen -map FILE -scen FILE [-algo NAME] [-radius R] [-every K] [-paths FILE] [-json]
-//	pathfind edits -map FILE [-n N] [-wall WxH] [-hpa] [-navmesh [-tile T]] [-check] [-json]
+//	pathfind edits -map FILE [-n N] [-size K] [-hpa | -graph FILE] [-navmesh [-tile T]] [-queries Q] [-check=false] [-json]
 //	pathfind crowd -map FILE [-agents N] [-frames F] [-edits K] [-trace FILE] [-json]
 //	pathfind flow -map FILE -goal X,Y [-dist FILE] [-png FILE]
 //	pathfind serve -map FILE [-graph FILE] [-addr HOST:PORT] [-workers N] [-queue N]
@@ -71,12 +71,16 @@ var commands = []command{
 	},
 	{
 		name:     "edits",
-		synopsis: "edits -map FILE [-n N] [-wall WxH] [-hpa] [-navmesh [-tile T]] [-check] [-json]",
-		summary:  "put up and take down walls in place, timing each edit of the grid and what follows it",
-		notes: "Each wall goes where all its cells are free, so every edit changes all of them. The grid's jump\n" +
-			"table is built first, so edits keep it up to date; -hpa adds hpa.Graph.Update after each edit and\n" +
-			"-navmesh navmesh.Mesh.Update of the tiles an edit touches (-tile 0: a new navmesh.FromGrid); -check\n" +
-			"compares them with fresh builds. Times are wall-clock; bytes are those allocated during the work.",
+		synopsis: "edits -map FILE [-n N] [-size K] [-hpa | -graph FILE] [-navmesh [-tile T]] [-queries Q] [-check=false] [-json]",
+		summary:  "put up and take down walls across long paths in place, timing each edit of the grid and what follows it",
+		notes: "Each wall is K×1 or 1×K cells, put across a random long path where all its cells are free, so\n" +
+			"every edit changes all of them and taking it down gives back the map. The grid (with its jump table,\n" +
+			"which edits keep up to date), the HPA* graph (-hpa or -graph) and the navmesh (-navmesh) are first\n" +
+			"built from scratch, timed; then each edit is followed by hpa.Graph.Update and navmesh.Mesh.Update of\n" +
+			"the tiles it touches (-tile 0: a new navmesh.FromGrid). After every edit, each layer must answer Q\n" +
+			"random queries as a fresh build of the edited map does (not timed); mismatches are reported on\n" +
+			"stderr and make the exit status 1, after the summary. Times are wall-clock; bytes are those\n" +
+			"allocated during the work.",
 		setup: setupEdits,
 	},
 	{
