@@ -102,10 +102,10 @@ func (g *Grid) setWalls(x, y int) {
 // true), or, when the run meets a step it may not take before any, after
 // the m ≥ 0 steps it can take (found false).
 func (ds *diagStops) run(x, y, d int) (steps int, found bool) {
-	sl, line, w := ds.diagonal(x, y, d)
+	sl, line, back := ds.diagonal(x, y, d)
 	words := ds.slope[sl]
 	band := 4 * ds.n // from one band's block of a diagonal to the next's
-	if w == 0 {      // toward larger x
+	if back == 0 {   // toward larger x
 		sm := ^uint64(0) << (x & 63) << 1 // stops after x
 		wm := ^uint64(0) << (x & 63)      // walls from x: the step from x on
 		for k, i := x>>6, 4*((x>>6)*ds.n+line); i < len(words); k, i = k+1, i+band {

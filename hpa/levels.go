@@ -3,7 +3,6 @@ package hpa
 import (
 	"fmt"
 	"image"
-	"math"
 	"slices"
 	"sync/atomic"
 
@@ -174,34 +173,23 @@ func (h *Graph) buildLevel(l int) level {
 
 // levelScratch runs the searches of one level's clusters.
 type levelScratch struct {
-	v   *confined
-	s   *core.Searcher
-	buf []intraEdge
-	// Of pruneIntra: the edges' distinct nodes, sorted, and the k×k matrix
-	// of their edge costs.
-	ids []int32
-	d   []float64
+	h     *Graph
+	level int
+	ap    clusterAPSP
+	buf   []intraEdge
 }
 
 func (h *Graph) newLevelScratch(l int) *levelScratch {
-	v := &confined{h: h, below: l - 1, level: l}
-	return &levelScratch{v: v, s: core.NewSearcher(v)}
+	return &levelScratch{h: h, level: l}
 }
 
 // levelIntra appends to dst the intra-cluster edges of the level's cluster
-// c, whose nodes are ms: one Dijkstra search of the level below, confined
-// to the cluster, from each node to the later ones, then pruneIntra.
+// c, whose nodes are ms: the shortest distances between them in the level
+// below, confined to the cluster (clusterAPSP), less the edges that a path
+// through a third node matches (clusterAPSP.prune).
 func (sc *levelScratch) levelIntra(dst []intraEdge, c int32, ms []int32) []intraEdge {
-	sc.v.cluster = c
-	for i, a := range ms[:len(ms)-1] {
-		sc.s.SearchAll(a, ms[i+1:], core.Query{})
-		for _, b := range ms[i+1:] {
-			if d, ok := sc.s.Dist(b); ok {
-				dst = append(dst, intraEdge{from: a, to: b, cost: d})
-			}
-		}
-	}
-	return sc.pruneIntra(dst)
+	sc.ap.run(sc.h, sc.level-1, sc.level, c, ms)
+	return sc.ap.prune(dst, ms)
 }
 
 // membersOf returns the nodes of level-l cluster c.
@@ -210,28 +198,6 @@ func (h *Graph) membersOf(l int, c int32) []int32 {
 		return h.cnodes[c]
 	}
 	return h.levels[l-2].cm[c]
-}
-
-// confined presents the graph of level below, restricted to the nodes of one
-// cluster of a higher level, to the core search; with a query's start and
-// goal inserted it also serves queries (see view).
-type confined struct {
-	h       *Graph
-	below   int   // the level whose edges are followed
-	level   int   // the level whose cluster confines them
-	cluster int32 // that cluster
-}
-
-func (v *confined) NumNodes() int { return len(v.h.nodes) }
-
-func (v *confined) AppendEdges(dst []core.Edge, n int32) []core.Edge {
-	h := v.h
-	for _, e := range h.edgesAt(v.below, n) {
-		if h.clusterAt(v.level, h.nodes[e.To].cell()) == v.cluster {
-			dst = append(dst, e)
-		}
-	}
-	return dst
 }
 
 // LevelStats counts the clusters, nodes and directed edges of level l, from
@@ -282,57 +248,4 @@ func (h *Graph) checkNode(n NodeID) {
 	if uint32(n) >= uint32(len(h.nodes)) {
 		panic(fmt.Sprintf("hpa: node %d out of range [0, %d)", n, len(h.nodes)))
 	}
-}
-
-// pruneIntra drops from the intra-cluster edges of one cluster every edge
-// a–c for which some node b of the cluster gives a path a–b–c no longer than
-// it (to one part in 10¹²). Shortest distances are unchanged, since each
-// dropped edge is replaced by edges that are kept or replaced in turn (with
-// positive costs the replacements cannot go round in a circle), but the
-// dense graphs of the higher levels lose most of their edges. It costs
-// O(k³) for k nodes and reuses es's array.
-func (sc *levelScratch) pruneIntra(es []intraEdge) []intraEdge {
-	if len(es) < 3 {
-		return es
-	}
-	// Local indices of the nodes: their places in the sorted list of the
-	// distinct ones.
-	ids := sc.ids[:0]
-	for _, e := range es {
-		ids = append(ids, e.from, e.to)
-	}
-	slices.Sort(ids)
-	ids = slices.Compact(ids)
-	sc.ids = ids
-	local := func(n int32) int {
-		i, _ := slices.BinarySearch(ids, n)
-		return i
-	}
-	k := len(ids)
-	inf := math.Inf(1)
-	d := slices.Grow(sc.d[:0], k*k)[:k*k]
-	sc.d = d
-	for i := range d {
-		d[i] = inf
-	}
-	for _, e := range es {
-		a, c := local(e.from), local(e.to)
-		d[a*k+c], d[c*k+a] = e.cost, e.cost
-	}
-	kept := es[:0]
-	for _, e := range es {
-		a, c := local(e.from), local(e.to)
-		limit := e.cost * (1 + 1e-12)
-		dominated := false
-		for b := range k {
-			if b != a && b != c && d[a*k+b]+d[b*k+c] <= limit {
-				dominated = true
-				break
-			}
-		}
-		if !dominated {
-			kept = append(kept, e)
-		}
-	}
-	return kept
 }
