@@ -4,11 +4,12 @@
 // Usage:
 //
 //	pathfind route -map FILE -from X,Y -to X,Y [-algo NAME] [-radius R] [-path] [-png FILE]
+//	pathfind route -mesh FILE -from X,Y -to X,Y [-algo navmesh|corridor] [-path] [-png FILE]
 //	pathfind scen -map FILE -scen FILE [-algo NAME] [-radius R] [-every K] [-paths FILE] [-json]
 //	pathfind edits -map FILE [-n N] [-size K] [-hpa | -graph FILE] [-navmesh [-tile T]] [-queries Q] [-check=false] [-json]
 //	pathfind crowd -map FILE [-agents N] [-frames F] [-edits K] [-trace FILE] [-json]
 //	pathfind flow -map FILE -goal X,Y [-dist FILE] [-png FILE]
-//	pathfind serve -map FILE [-graph FILE] [-addr HOST:PORT] [-workers N] [-queue N]
+//	pathfind serve -map FILE [-graph FILE] [-mesh FILE] [-addr HOST:PORT] [-workers N] [-queue N]
 //	pathfind demo [-size N] [-seed S] [-o FILE.png]
 //
 // Run "pathfind -h" or "pathfind COMMAND -h" for the flags. Bad input gives
@@ -46,12 +47,19 @@ type command struct {
 
 var commands = []command{
 	{
-		name:     "route",
-		synopsis: "route -map FILE -from X,Y -to X,Y [flags]",
-		summary:  "find one path and print its cost, steps, expansions and time",
+		name: "route",
+		synopsis: "route -map FILE -from X,Y -to X,Y [flags]\n" +
+			"pathfind route -mesh FILE -from X,Y -to X,Y [-algo navmesh|corridor] [-path] [-png FILE]",
+		summary: "find one path and print its cost, steps, expansions and time",
 		notes: "-algo navmesh answers from the centre of the start cell to that of the goal cell; its cost is the\n" +
 			"path's length and its steps are legs. With -radius R, an end nearer than R to a wall or the map's\n" +
-			"edge is an error (exit status 1): an agent of radius R cannot stand there.",
+			"edge is an error (exit status 1): an agent of radius R cannot stand there.\n\n" +
+			"With -mesh FILE and no -map, -from and -to are points in world units (10.5,20.25; 3,3 is the point\n" +
+			"(3,3), not a cell's centre) on the mesh of any navbuild file, of a map or of GeoJSON polygons, read\n" +
+			"with no map to check its binding against (the output says what the file was built from); -algo is\n" +
+			"navmesh (the default) or corridor. The path is checked exactly against the mesh's polygons; an end\n" +
+			"off the mesh or an illegal answer is an error (exit status 1), and flags that need a map are usage\n" +
+			"errors.",
 		setup: setupRoute,
 	},
 	{
@@ -101,9 +109,12 @@ var commands = []command{
 	},
 	{
 		name:     "serve",
-		synopsis: "serve -map FILE [-graph FILE] [-addr HOST:PORT] [-workers N] [-queue N]",
+		synopsis: "serve -map FILE [-graph FILE] [-mesh FILE] [-addr HOST:PORT] [-workers N] [-queue N]",
 		summary:  "serve a web page of the map that compares the searches' paths and lets you edit walls",
-		setup:    setupServe,
+		notes: "With -mesh FILE the navmesh routes run on the mesh of that file, which navbuild -map must have\n" +
+			"built for this map and a point agent (no -radius); another is refused at startup. Edits build the\n" +
+			"mesh of the edited map, and a reset goes back to the file's.",
+		setup: setupServe,
 	},
 	{
 		name:     "demo",

@@ -19,26 +19,38 @@ import (
 
 // setupRoute defines the flags of "pathfind route".
 func setupRoute(fs *flag.FlagSet) func(io.Writer) error {
-	mapPath := fs.String("map", "", "Moving AI .map `file` (required)")
-	var from, to pointFlag
-	fs.Var(&from, "from", "start cell `x,y` (required)")
-	fs.Var(&to, "to", "goal cell `x,y` (required)")
+	mapPath := fs.String("map", "", "Moving AI .map `file` (required, unless -mesh FILE routes between points of a mesh alone)")
+	var from, to endFlag
+	fs.Var(&from, "from", "start `x,y` (required): with -map a cell, integers, the query running from its centre; with -mesh and no\n"+
+		"-map a point in world units, such as 10.5,20.25 (3,3 is the point (3,3), not a cell)")
+	fs.Var(&to, "to", "goal `x,y` (required), as -from")
 	showPath := fs.Bool("path", false, "also print the path's cells as x,y tokens (-algo navmesh: its waypoints, x,y with six decimals)")
 	pngPath := fs.String("png", "", "also draw the map, the search and the path to PNG `file`: cells expanded light blue and left open yellow\n"+
 		"(grid searches), cluster borders, abstract nodes coloured by level and the abstract path purple (hpa), the path blue,\n"+
 		"smoothed red, the mesh's polygons outlined grey-blue with portals green and the path magenta (navmesh; outlines\n"+
-		"only at a pixel or more a cell), start green, goal cyan; maps over 1024 cells a side are scaled down")
+		"only at a pixel or more a cell), start green, goal cyan; maps over 1024 cells a side are scaled down; with -mesh\n"+
+		"and no -map, the mesh's bounding box, its area light, fitted within 1024 pixels")
 	rf := addRouterFlags(fs)
 	size := addSizeFlag(fs)
 	filter := addFilterFlag(fs)
 	return func(stdout io.Writer) error {
 		switch {
-		case *mapPath == "":
-			return cli.Usagef("-map is required")
+		case *mapPath == "" && rf.mesh == "":
+			return cli.Usagef("-map is required (or -mesh FILE alone, to route between points of the mesh)")
 		case !from.set:
 			return cli.Usagef("-from is required")
 		case !to.set:
 			return cli.Usagef("-to is required")
+		case *mapPath == "":
+			return routeMeshAlone(stdout, fs, rf, from.v, to.v, *showPath, *pngPath)
+		}
+		fromCell, err := from.cell("from")
+		if err != nil {
+			return err
+		}
+		toCell, err := to.cell("to")
+		if err != nil {
+			return err
 		}
 		if err := rf.check(); err != nil {
 			return err
@@ -62,18 +74,18 @@ func setupRoute(fs *flag.FlagSet) func(io.Writer) error {
 			return err
 		}
 		if filter.f != nil {
-			if err := routeFiltered(stdout, g, filter.f, from.p, to.p, rf, *showPath); err != nil {
+			if err := routeFiltered(stdout, g, filter.f, fromCell, toCell, rf, *showPath); err != nil {
 				return fmt.Errorf("%s: %w", *mapPath, err)
 			}
 			return nil
 		}
-		if err := checkEnd(g, from.p, "start"); err != nil {
+		if err := checkEnd(g, fromCell, "start"); err != nil {
 			return fmt.Errorf("%s: %w", *mapPath, err)
 		}
-		if err := checkEnd(g, to.p, "goal"); err != nil {
+		if err := checkEnd(g, toCell, "goal"); err != nil {
 			return fmt.Errorf("%s: %w", *mapPath, err)
 		}
-		sg, err := sizedGrid(g, *size, from.p, to.p)
+		sg, err := sizedGrid(g, *size, fromCell, toCell)
 		if err != nil {
 			return fmt.Errorf("%s: %w", *mapPath, err)
 		}
@@ -83,19 +95,19 @@ func setupRoute(fs *flag.FlagSet) func(io.Writer) error {
 		}
 
 		t0 := time.Now()
-		st, err := ans.answer(from.p, to.p)
+		st, err := ans.answer(fromCell, toCell)
 		elapsed := time.Since(t0)
 		if off, ok := errors.AsType[*offMeshError](err); ok {
 			if verr := verifyOffMesh(ans.check, off); verr != nil {
-				return fmt.Errorf("-algo %s answered %s to %s wrongly: %w", rf.algo, pointString(from.p), pointString(to.p), verr)
+				return fmt.Errorf("-algo %s answered %s to %s wrongly: %w", rf.algo, pointString(fromCell), pointString(toCell), verr)
 			}
 			return fmt.Errorf("%s: %w", *mapPath, err)
 		}
 		if err != nil {
 			return err
 		}
-		if err := verifySized(ans, g, from.p, to.p, st, *size); err != nil {
-			return fmt.Errorf("-algo %s answered %s to %s wrongly: %w", rf.algo, pointString(from.p), pointString(to.p), err)
+		if err := verifySized(ans, g, fromCell, toCell, st, *size); err != nil {
+			return fmt.Errorf("-algo %s answered %s to %s wrongly: %w", rf.algo, pointString(fromCell), pointString(toCell), err)
 		}
 
 		cost := "-"
@@ -104,7 +116,7 @@ func setupRoute(fs *flag.FlagSet) func(io.Writer) error {
 		}
 		fmt.Fprintf(stdout, "status    %s\n", st.status)
 		if st.status == core.Unreachable {
-			fmt.Fprintf(stdout, "why       %s\n", routeWhy(g, from.p, to.p, rf.radius, *size))
+			fmt.Fprintf(stdout, "why       %s\n", routeWhy(g, fromCell, toCell, rf.radius, *size))
 		}
 		fmt.Fprintf(stdout, "cost      %s\n", cost)
 		fmt.Fprintf(stdout, "steps     %d\n", ans.steps())
@@ -117,7 +129,7 @@ func setupRoute(fs *flag.FlagSet) func(io.Writer) error {
 			}
 		}
 		if *pngPath != "" {
-			c, err := routePicture(g, ans, from.p, to.p, st)
+			c, err := routePicture(g, ans, fromCell, toCell, st)
 			if err != nil {
 				return err
 			}
@@ -127,7 +139,7 @@ func setupRoute(fs *flag.FlagSet) func(io.Writer) error {
 			if rf.smooth {
 				algo += " -smooth"
 			}
-			c.Title(fmt.Sprintf("%s · %s to %s · %s", filepath.Base(*mapPath), pointString(from.p), pointString(to.p), algo))
+			c.Title(fmt.Sprintf("%s · %s to %s · %s", filepath.Base(*mapPath), pointString(fromCell), pointString(toCell), algo))
 			if err := c.WritePNG(*pngPath); err != nil {
 				return err
 			}

@@ -93,7 +93,8 @@ func addRouterFlags(fs *flag.FlagSet) *routerFlags {
 	fs.StringVar(&rf.graph, "graph", "", "for -algo hpa, load the graph from `file` (written by hpabuild) instead of building it")
 	fs.BoolVar(&rf.smooth, "smooth", false, "for -algo hpa, smooth the path by line of sight; paths then hold the turning points")
 	fs.StringVar(&rf.mesh, "mesh", "", "for -algo navmesh or corridor, load the mesh from `file` (written by navbuild for this map and -radius)\n"+
-		"instead of building it; a mesh built for another map or radius is refused")
+		"instead of building it; a mesh built for another map or radius is refused (route without -map: any mesh file,\n"+
+		"between points, the answer checked against its polygons)")
 	fs.Float64Var(&rf.radius, "radius", 0, "for -algo navmesh or corridor, the agent's radius `R` in cells: the mesh keeps the points at least R from every\n"+
 		"blocked cell and the map's edge (walls offset on subcells of R/4), and every leg is checked to keep R from them (0: a point agent)")
 	return rf

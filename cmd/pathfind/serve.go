@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/cairn-nav/cairn/cmd/internal/cli"
+	"github.com/cairn-nav/cairn/navmesh"
 )
 
 // webFS holds the page that "pathfind serve" serves: plain HTML, JavaScript
@@ -45,11 +46,13 @@ func setupServe(fs *flag.FlagSet) func(io.Writer) error {
 	addr := fs.String("addr", "127.0.0.1:8080", "listen on `host:port` (port 0 picks a free one)")
 	mapPath := fs.String("map", "", "Moving AI .map `file` (required)")
 	graphPath := fs.String("graph", "", "load the HPA* graph from `file` (written by hpabuild) instead of building it")
+	meshPath := fs.String("mesh", "", "load the navmesh from `file` (written by navbuild -map for this map, without -radius) instead of building\n"+
+		"it; a mesh built for another map or radius is refused")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "run at most `N` routes at once, each with its own searchers (about 16 bytes per cell)")
 	queue := fs.Int("queue", 0, "let at most `N` more routes wait for a worker, each for up to "+defaultQueueWait.String()+"; the others get 503 (0: "+strconv.Itoa(queuePerWorker)+" per worker)")
 	return func(stdout io.Writer) error {
 		if *mapPath == "" {
-			return cli.Usagef("-map is required")
+			return cli.Usagef("-map is required (with -mesh too: the map the mesh was built for)")
 		}
 		if *workers < 1 {
 			return cli.Usagef("-workers %d, want 1 or more", *workers)
@@ -57,11 +60,7 @@ func setupServe(fs *flag.FlagSet) func(io.Writer) error {
 		if *queue < 0 {
 			return cli.Usagef("-queue %d, want 0 or more", *queue)
 		}
-		g, err := loadMap(*mapPath)
-		if err != nil {
-			return err
-		}
-		hg, err := loadGraph(g, *graphPath)
+		srv, err := openServer(*mapPath, *graphPath, *meshPath, serveLimits{Workers: *workers, Queue: *queue})
 		if err != nil {
 			return err
 		}
@@ -71,10 +70,6 @@ func setupServe(fs *flag.FlagSet) func(io.Writer) error {
 		}
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		defer stop()
-		srv, err := newServer(filepath.Base(*mapPath), g, hg, serveLimits{Workers: *workers, Queue: *queue})
-		if err != nil {
-			return err
-		}
 		// On Ctrl-C, requests waiting for their turn answer 503 at once
 		// rather than hold up the shutdown.
 		context.AfterFunc(ctx, srv.close)
@@ -82,6 +77,28 @@ func setupServe(fs *flag.FlagSet) func(io.Writer) error {
 		fmt.Fprintf(stdout, "serving %s on http://%s/ (Ctrl-C to stop)\n", filepath.Base(*mapPath), ln.Addr())
 		return serveUntil(ctx, ln, h)
 	}
+}
+
+// openServer loads the map at mapPath and the HPA* graph at graphPath
+// (built when ""), reads the navmesh at meshPath for that map and a point
+// agent (built when ""), and returns the server of them with limits l.
+func openServer(mapPath, graphPath, meshPath string, l serveLimits) (*server, error) {
+	g, err := loadMap(mapPath)
+	if err != nil {
+		return nil, err
+	}
+	hg, err := loadGraph(g, graphPath)
+	if err != nil {
+		return nil, err
+	}
+	var nm *navmesh.Mesh
+	if meshPath != "" {
+		if nm, err = readMeshFor(meshPath, g, 0); err != nil {
+			return nil, fmt.Errorf("%w; serve wants the mesh of %s for a point agent (navbuild -map %s -o FILE, without -radius)",
+				err, filepath.Base(mapPath), filepath.Base(mapPath))
+		}
+	}
+	return newServerMesh(filepath.Base(mapPath), g, hg, nm, l)
 }
 
 // serveUntil serves h on ln until ctx is done, then shuts down gracefully:

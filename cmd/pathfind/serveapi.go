@@ -42,9 +42,20 @@ type server struct {
 // l its limits. It builds the navmesh of g (BenchmarkFromGrid in navmesh
 // measures that).
 func newServer(name string, g *grid.Grid, hg *hpa.Graph, l serveLimits) (*server, error) {
-	nm, err := navmesh.FromGrid(g, navmesh.Options{})
-	if err != nil {
-		return nil, err
+	return newServerMesh(name, g, hg, nil, l)
+}
+
+// newServerMesh is [newServer] with nm the navmesh of g for a point agent,
+// read from a file (see openServer), or nil to build it. The mesh, like
+// the grid and the graph, is shared read-only by every worker, each with
+// a navmesh.Searcher of its own; edits build the edited map's mesh, and a
+// reset goes back to nm.
+func newServerMesh(name string, g *grid.Grid, hg *hpa.Graph, nm *navmesh.Mesh, l serveLimits) (*server, error) {
+	if nm == nil {
+		var err error
+		if nm, err = navmesh.FromGrid(g, navmesh.Options{}); err != nil {
+			return nil, err
+		}
 	}
 	l = l.withDefaults()
 	s := &server{name: name, orig: newWorld(0, g, hg, nm), routes: newRoutePool(l), edit: make(chan struct{}, 1), traceLimit: l.Trace}
