@@ -154,3 +154,14 @@ func (sl *Sliced) Result() Result {
 func (sl *Sliced) AppendPath(dst []int32, end int32) []int32 {
 	return sl.s.appendPath(dst, end)
 }
+
+// Expanded returns the nodes the query has expanded so far, as
+// [Sliced.Result] counts them, in O(1): unlike Result it never sums a
+// path's cost.
+func (sl *Sliced) Expanded() int { return sl.s.expanded }
+
+// Dist returns the cost of the shortest path found so far from the query's
+// start to n, and whether n is settled (expanded, or reached as the goal);
+// see [Searcher.Dist]. A graph may call it while the search asks for a
+// node's edges, to prune the edges back into settled nodes.
+func (sl *Sliced) Dist(n int32) (float64, bool) { return sl.s.dist(n) }

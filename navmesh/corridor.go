@@ -1,6 +1,8 @@
 package navmesh
 
 import (
+	"math"
+
 	"github.com/cairn-nav/cairn/core"
 	"github.com/cairn-nav/cairn/funnel"
 	"github.com/cairn-nav/cairn/navmesh/internal/geom"
@@ -77,7 +79,7 @@ const (
 type corridor struct {
 	m        *Mesh
 	g        *search
-	cs       *core.Searcher
+	cs       *core.Sliced // a blocking query is one Step without a limit
 	from, to mgl64.Vec2
 	ids      []int32
 	polys    []PolyID // the last corridor
@@ -91,7 +93,7 @@ type corridor struct {
 
 func newCorridor(sr *Searcher) *corridor {
 	c := &corridor{m: sr.m, g: &sr.g}
-	c.cs = core.NewSearcher(c)
+	c.cs = core.NewSliced(c)
 	c.h = make([]float32, len(sr.m.ev))
 	return c
 }
@@ -182,33 +184,46 @@ func (m *Mesh) crossing(e int32) (PolyID, funnel.Portal) {
 
 // appendCorridorPath answers AppendPath with Query.Corridor set.
 func (sr *Searcher) appendCorridorPath(dst []mgl64.Vec2, from, to mgl64.Vec2, q Query) ([]mgl64.Vec2, Result, error) {
+	c, ok, dst, res, err := sr.beginCorridor(dst, from, to, q)
+	if !ok {
+		return dst, res, err
+	}
+	c.cs.Step(math.MaxInt)
+	dst, res = sr.corridorPath(dst, q)
+	return dst, res, nil
+}
+
+// beginCorridor starts the corridor search from from to to, with the
+// corridor emptied, and reports whether it did: a query that settle
+// answers, or an error, is returned with the path appended to dst, and the
+// corridor of a straight line in one polygon is that polygon.
+func (sr *Searcher) beginCorridor(dst []mgl64.Vec2, from, to mgl64.Vec2, q Query) (*corridor, bool, []mgl64.Vec2, Result, error) {
 	if sr.c == nil {
 		sr.c = newCorridor(sr)
 	}
-	c, m, g := sr.c, sr.m, &sr.g
+	c := sr.c
 	c.polys = c.polys[:0]
-	if err := sr.locateEnds(from, to); err != nil {
-		return dst, Result{}, err
-	}
-	connected := false
-	for _, a := range g.sps {
-		for _, b := range g.gps {
-			if a == b {
-				c.polys = append(c.polys, a)
-				base := len(dst)
-				dst = push(push(dst, base, from), base, to)
-				return dst, Result{Status: core.Found, Length: geom.Dist(to, from), End: to}, nil
-			}
-			connected = connected || m.Connected(a, b)
+	dst, res, common, err := sr.settle(dst, from, to)
+	if err != nil || res.Status != core.NotSearched {
+		if common >= 0 {
+			c.polys = append(c.polys, common)
 		}
-	}
-	if !connected {
-		return dst, Result{Status: core.Unreachable, End: from}, nil
+		return c, false, dst, res, err
 	}
 	c.from, c.to = from, to
-	r := c.cs.Search(corridorStart, corridorGoal, c, core.Query{MaxExpansions: max(q.MaxExpansions, 0), Weight: corridorWeight})
+	c.cs.Begin(corridorStart, corridorGoal, c, core.Query{MaxExpansions: max(q.MaxExpansions, 0), Weight: corridorWeight})
+	return c, true, dst, Result{}, nil
+}
+
+// corridorPath makes the corridor of the corridor search, which has ended,
+// pulls it taut into a path appended to dst, and returns that with its
+// description.
+func (sr *Searcher) corridorPath(dst []mgl64.Vec2, q Query) ([]mgl64.Vec2, Result) {
+	c, m, g := sr.c, sr.m, &sr.g
+	from := c.from
+	r := c.cs.Result()
 	if r.Status != core.Found && r.Status != core.BudgetSpent {
-		return dst, Result{Status: core.Unreachable, Expanded: r.Expanded, End: from}, nil
+		return dst, Result{Status: core.Unreachable, Expanded: r.Expanded, End: from}
 	}
 	c.ids = c.cs.AppendPath(c.ids[:0], r.End)
 	c.portals = c.portals[:0]
@@ -236,7 +251,7 @@ func (sr *Searcher) appendCorridorPath(dst []mgl64.Vec2, from, to mgl64.Vec2, q 
 	for i := base + 1; i < len(dst); i++ {
 		res.Length += geom.Dist(dst[i], dst[i-1])
 	}
-	return dst, res, nil
+	return dst, res
 }
 
 // shortcut drops the inner points of the path path[base:] that a straight
@@ -259,7 +274,8 @@ func (m *Mesh) shortcut(path []mgl64.Vec2, base int) []mgl64.Vec2 {
 }
 
 // AppendCorridor appends to dst the corridor of the last query made with
-// [Query.Corridor] and returns the extended slice: the polygons it
+// [Query.Corridor] (a sliced one's once [Searcher.Step] has ended it; it
+// is empty while the search goes on) and returns the extended slice: the polygons it
 // searched through, from one that holds the start to one that holds the
 // goal, each a neighbour of the one before and none twice. Pulling the
 // portals between them taut (funnel.Pull) gives the path AppendPath

@@ -83,6 +83,11 @@
 // come back the same way (see bridges). In a maze that confines the search
 // to the corridors between start and goal.
 //
+// A query can also be sliced for a game's frame budget:
+// [Searcher.BeginSliced] starts it, [Searcher.Step] runs a bounded number
+// of expansions at a time, and [Searcher.AppendSlicedPath] then gives
+// AppendPath's answer.
+//
 // A [Mesh] is immutable and safe for concurrent use; a [Searcher] is not, and
 // each goroutine uses its own.
 package navmesh

@@ -2,6 +2,7 @@ package navmesh
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/cairn-nav/cairn/core"
 	"github.com/cairn-nav/cairn/navmesh/internal/geom"
@@ -58,14 +59,20 @@ type Query struct {
 // A query may be given a budget of expansions ([Query.MaxExpansions]), for
 // a game that must bound the time one query takes; when it runs out, the
 // query returns the best partial path found so far, which an agent can
-// start along while the rest is found later.
+// start along while the rest is found later. A query may also be sliced
+// ([Searcher.BeginSliced], [Searcher.Step]): the same search, exact or
+// corridor, run a bounded number of expansions per call across frames.
 type Searcher struct {
-	m   *Mesh
-	s   *core.Searcher
+	m *Mesh
+	// s runs the exact search. Both searches run on a core.Sliced: a
+	// blocking query is one Step without a limit, so a sliced query runs
+	// the very search a blocking one does, on the same scratch.
+	s   *core.Sliced
 	g   search
 	h   estimate
 	ids []int32
 	c   *corridor // the corridor search's, made at its first query
+	sl  sliced
 }
 
 // firstLimit is the number of search nodes a new Searcher makes room for;
@@ -85,7 +92,7 @@ func NewSearcher(m *Mesh) *Searcher {
 	sr.g.best = make([]float64, len(m.verts))
 	sr.g.bestGen = make([]uint32, len(m.verts))
 	sr.h.s = &sr.g
-	sr.s = core.NewSearcher(&sr.g)
+	sr.s = core.NewSliced(&sr.g)
 	return sr
 }
 
@@ -124,14 +131,34 @@ func NewSearcher(m *Mesh) *Searcher {
 // [Searcher.AppendCorridor]), with the same errors and statuses: a legal
 // path that turns only at polygon corners, no shorter than the exact one;
 // a partial path ends at the midpoint of a portal.
+//
+// It drops the sliced query of [Searcher.BeginSliced], finished or not.
 func (sr *Searcher) AppendPath(dst []mgl64.Vec2, from, to mgl64.Vec2, q Query) ([]mgl64.Vec2, Result, error) {
+	sr.dropSliced()
 	if q.Corridor {
 		return sr.appendCorridorPath(dst, from, to, q)
 	}
-	m := sr.m
-	g := &sr.g
+	dst, res, _, err := sr.settle(dst, from, to)
+	if err != nil || res.Status != core.NotSearched {
+		return dst, res, err
+	}
+	sr.beginExact(from, to, q)
+	for !sr.stepExact(math.MaxInt, q) {
+	}
+	dst, res = sr.exactPath(dst)
+	return dst, res, nil
+}
+
+// settle locates the ends of a query (into sr.g.sps and sr.g.gps) and
+// answers it when that takes no search: with status core.Found and the
+// straight line appended to dst when a polygon, common, holds both ends;
+// with core.Unreachable when the ends are in different components. Its
+// status is core.NotSearched when a search must answer, and beside an
+// error.
+func (sr *Searcher) settle(dst []mgl64.Vec2, from, to mgl64.Vec2) (out []mgl64.Vec2, res Result, common PolyID, err error) {
+	m, g := sr.m, &sr.g
 	if err := sr.locateEnds(from, to); err != nil {
-		return dst, Result{}, err
+		return dst, Result{}, -1, err
 	}
 	connected := false
 	for _, a := range g.sps {
@@ -140,24 +167,44 @@ func (sr *Searcher) AppendPath(dst []mgl64.Vec2, from, to mgl64.Vec2, q Query) (
 				// Both in one convex polygon: the straight line.
 				base := len(dst)
 				dst = push(push(dst, base, from), base, to)
-				return dst, Result{Status: core.Found, Length: geom.Dist(to, from), End: to}, nil
+				return dst, Result{Status: core.Found, Length: geom.Dist(to, from), End: to}, a, nil
 			}
 			connected = connected || m.Connected(a, b)
 		}
 	}
 	if !connected {
-		return dst, Result{Status: core.Unreachable, End: from}, nil
+		return dst, Result{Status: core.Unreachable, End: from}, -1, nil
 	}
-	budget := max(q.MaxExpansions, 0)
-	var r core.Result
-	for {
-		g.begin(from, to)
-		r = sr.s.Search(0, 1, &sr.h, core.Query{MaxExpansions: budget})
-		if !g.overflow {
-			break
-		}
-		g.limit *= 2 // the searcher grows its scratch at the next search
+	return dst, Result{}, -1, nil
+}
+
+// beginExact starts the exact search from from to to, whose polygons
+// settle has located.
+func (sr *Searcher) beginExact(from, to mgl64.Vec2, q Query) {
+	sr.g.begin(from, to)
+	sr.s.Begin(0, 1, &sr.h, core.Query{MaxExpansions: max(q.MaxExpansions, 0)})
+}
+
+// stepExact runs at most n expansions of the exact search and reports
+// whether it has ended. A search that ran out of room for its nodes is
+// begun again with twice the room (the core searcher grows its scratch at
+// Begin), and has not ended.
+func (sr *Searcher) stepExact(n int, q Query) bool {
+	st := sr.s.Step(n)
+	if sr.g.overflow {
+		sr.g.limit *= 2
+		sr.beginExact(sr.g.start, sr.g.goal, q)
+		return false
 	}
+	return st != core.InProgress
+}
+
+// exactPath appends the path of the exact search, which has ended, to dst
+// and returns it with its description.
+func (sr *Searcher) exactPath(dst []mgl64.Vec2) ([]mgl64.Vec2, Result) {
+	m, g := sr.m, &sr.g
+	from, to := g.start, g.goal
+	r := sr.s.Result()
 	end, last := int32(1), to
 	switch r.Status {
 	case core.Found:
@@ -166,7 +213,7 @@ func (sr *Searcher) AppendPath(dst []mgl64.Vec2, from, to mgl64.Vec2, q Query) (
 			end, last = g.partial()
 		}
 	default:
-		return dst, Result{Status: core.Unreachable, Expanded: r.Expanded, End: from}, nil
+		return dst, Result{Status: core.Unreachable, Expanded: r.Expanded, End: from}
 	}
 	sr.ids = sr.s.AppendPath(sr.ids[:0], end)
 	if len(sr.ids) == 0 {
@@ -184,7 +231,7 @@ func (sr *Searcher) AppendPath(dst []mgl64.Vec2, from, to mgl64.Vec2, q Query) (
 	for i := base + 1; i < len(dst); i++ {
 		res.Length += geom.Dist(dst[i], dst[i-1])
 	}
-	return dst, res, nil
+	return dst, res
 }
 
 // push appends p to the path dst[base:], dropping a repeat of the last
