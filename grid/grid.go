@@ -269,12 +269,21 @@ func (g *Grid) HasCosts() bool { return g.cost != nil }
 // [0, NumRegions), or -1 when p is blocked or outside the grid. Two cells are
 // connected by a path exactly when they have the same label. Every label
 // in the range is used; which region gets which label is unspecified, and
-// may change with any edit.
+// may change with any edit. It is O(1) and does not allocate.
 func (g *Grid) Region(p image.Point) int32 {
-	if !g.In(p) {
+	// The cell's number within its tile, the tile's ID of that component,
+	// and its region (see regions.go), written out so that Region stays
+	// within the inlining budget.
+	x, y := p.X, p.Y
+	if uint(x) >= uint(g.w) || uint(y) >= uint(g.h) {
 		return -1
 	}
-	return g.rg.region(g.pidx(p.X, p.Y))
+	rg := &g.rg
+	c := rg.comp[(y+1)*g.pw+x+1]
+	if c == noComp {
+		return -1
+	}
+	return rg.label[rg.tiles[(y>>tileShift)*rg.ntx+(x>>tileShift)].comps[c]]
 }
 
 // NumRegions returns the number of connected regions of free cells.

@@ -151,7 +151,7 @@ func (s *nearSearch) col(x, ya, yb int) {
 // try considers cell (x, y) at padded index i.
 func (s *nearSearch) try(i, x, y int) {
 	g := s.g
-	if !g.free[i] || s.l >= 0 && g.rg.label[g.rg.comp[i]] != s.l {
+	if !g.free[i] || s.l >= 0 && g.Region(image.Pt(x, y)) != s.l {
 		return
 	}
 	dx, dy := int64(x-s.px), int64(y-s.py)
@@ -194,7 +194,7 @@ func (g *Grid) RandomCell(r *rand.Rand) (image.Point, bool) {
 func (g *Grid) pick(l int32, k int) image.Point {
 	rg := &g.rg
 	for t := range rg.tiles {
-		for _, c := range rg.tiles[t].comps {
+		for lc, c := range rg.tiles[t].comps {
 			if l >= 0 && rg.label[c] != l {
 				continue
 			}
@@ -207,8 +207,8 @@ func (g *Grid) pick(l int32, k int) image.Point {
 			f := g.pxy(rg.first[c])
 			for y, xa := f.Y, f.X; y < y1; y, xa = y+1, x0 {
 				row := rg.comp[g.pidx(xa, y):g.pidx(x1, y)]
-				for i, id := range row {
-					if id != c {
+				for i, n := range row {
+					if n != uint16(lc) {
 						continue
 					}
 					if k == 0 {

@@ -437,7 +437,7 @@ func TestRandomUniform(t *testing.T) {
 	comps := map[int32]bool{}
 	for i, l := range o.label {
 		if l == o.label[from.Y*w+from.X] {
-			comps[g.rg.comp[g.pidx(i%w, i/w)]] = true
+			comps[g.compID(i%w, i/w)] = true
 		}
 	}
 	if len(comps) < 8 {

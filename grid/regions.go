@@ -12,35 +12,53 @@ import (
 // Connected regions, kept in two levels so that an edit relabels what it
 // touches. The map is cut into square tiles of tileSide cells. Each tile's
 // free cells are split into its components (4-connected within the tile),
-// and each component has an ID; a cell's entry in comp is the ID of its
-// component. Components of neighbouring tiles that touch across the border
-// are linked. The regions are the classes of components under the links,
+// numbered 0, 1, … within the tile, and each component has an ID. A cell's
+// entry in comp is the tile-local number of its component (a uint16, 2
+// bytes a cell), and the tile's comps maps that number to the ID.
+// Components of neighbouring tiles that touch across the border are
+// linked. The regions are the classes of components under the links,
 // found with a union-find over the IDs, and label maps an ID to its region.
+// A cell's region is thus four loads: its number, its tile's comps, the
+// ID, the label.
 //
 // Under the no-corner-cutting rule every diagonal step can be replaced by
 // two orthogonal ones, so regions are the 4-connected components for both
 // connectivities, and so are the tile components.
+//
+// A tile has at most tileSide²/2 = 2048 components: one cell of each, taken
+// together, are free cells no two of which are 4-neighbours, and a 64×64
+// checkerboard's 2048 free cells are the most there can be (pair the cells
+// of each row two by two: a pair holds at most one of them). So the local
+// numbers fit a uint16, with noComp to spare for blocked cells.
 //
 // An edit labels again the tiles it touches (O(tileSide²) each), computes
 // their links and their left and upper neighbours' links again, then joins
 // all components: O(components + links), a few per tile, instead of
 // O(cells).
 //
-// Sizes ride along: renumbering a tile counts each component's cells and
+// Sizes ride along: counting a tile counts each component's cells and
 // notes its first cell, and the join sums them per region, so the size of
 // a region and its largest one cost O(1) to read (see reach.go).
 
 const (
 	tileShift = 6
 	tileSide  = 1 << tileShift
+
+	// maxTileComps bounds the components of a tile (see above).
+	maxTileComps = tileSide * tileSide / 2
+	// noComp is the entry in comp of a blocked cell.
+	noComp = math.MaxUint16
 )
+
+// The local numbers 0 … maxTileComps-1 must fit a uint16 below noComp.
+var _ [noComp - maxTileComps]struct{}
 
 // regions is the two-level labelling of a grid's connected regions.
 type regions struct {
 	ntx, nty int
-	comp     []int32 // per padded cell: its component's ID, -1 when blocked
-	label    []int32 // per component ID: its region, -1 for an unused ID
-	n        int     // regions
+	comp     []uint16 // per padded cell: its component's number within its tile, noComp when blocked
+	label    []int32  // per component ID: its region, -1 for an unused ID
+	n        int      // regions
 	tiles    []tileRegions
 	unused   []int32 // component IDs free for reuse
 
@@ -61,7 +79,7 @@ type regions struct {
 
 // tileRegions is what one tile adds to the labelling.
 type tileRegions struct {
-	comps []int32 // the IDs of its components
+	comps []int32 // the IDs of its components, indexed by their numbers within the tile
 	// links joins a component of this tile to one of the tile to its right
 	// or below, each pair once.
 	links []link
@@ -93,9 +111,9 @@ func (g *Grid) labelRegions() {
 	rg := &g.rg
 	rg.ntx, rg.nty = (g.w+tileSide-1)>>tileShift, (g.h+tileSide-1)>>tileShift
 	nt := rg.ntx * rg.nty
-	rg.comp = make([]int32, len(g.free))
+	rg.comp = make([]uint16, len(g.free))
 	for i := range rg.comp {
-		rg.comp[i] = -1
+		rg.comp[i] = noComp
 	}
 	rg.tiles = make([]tileRegions, nt)
 	rg.unused = nil
@@ -128,7 +146,7 @@ func (g *Grid) labelRegions() {
 	for k := range nw {
 		wg.Go(func() {
 			for t := k; t < nt; t += nw {
-				g.renumberTile(t)
+				g.countTile(t)
 			}
 		})
 	}
@@ -146,7 +164,8 @@ func (g *Grid) labelRegions() {
 
 // labelTile gives the free cells of tile t local component numbers 0, 1, …
 // in comp, in the order of each component's first cell row by row, and
-// returns how many there are.
+// noComp to its blocked cells, and returns how many there are (at most
+// maxTileComps).
 func (g *Grid) labelTile(t int, sc *tileScratch) int32 {
 	x0, y0, x1, y1 := g.tileRect(t)
 	sc.runs, sc.starts, sc.forest = sc.runs[:0], sc.starts[:0], sc.forest[:0]
@@ -155,7 +174,7 @@ func (g *Grid) labelTile(t int, sc *tileScratch) int32 {
 		base := g.pidx(0, y) // base+x is the padded index of (x, y)
 		for x := x0; x < x1; x++ {
 			if !g.free[base+x] {
-				g.rg.comp[base+x] = -1
+				g.rg.comp[base+x] = noComp
 				continue
 			}
 			xs := x
@@ -197,18 +216,19 @@ func (g *Grid) labelTile(t int, sc *tileScratch) int32 {
 			c = sc.local[root]
 		}
 		sc.local = append(sc.local, c)
-		for i := sc.runs[r].x0; i < sc.runs[r].x1; i++ {
-			g.rg.comp[i] = c
+		run := g.rg.comp[sc.runs[r].x0:sc.runs[r].x1]
+		for i := range run {
+			run[i] = uint16(c)
 		}
 	}
 	return n
 }
 
-// renumberTile turns the local numbers that labelTile wrote for tile t into
-// the IDs of its components, and counts their cells and notes their first
-// ones in size and first. Tiles have disjoint IDs, so tiles may be
-// renumbered in parallel.
-func (g *Grid) renumberTile(t int) {
+// countTile counts the cells of the components of tile t and notes their
+// first ones in size and first, reading the local numbers that labelTile
+// wrote and the IDs in the tile's comps. Tiles have disjoint IDs, so tiles
+// may be counted in parallel.
+func (g *Grid) countTile(t int) {
 	rg := &g.rg
 	x0, y0, x1, y1 := g.tileRect(t)
 	ids := rg.tiles[t].comps
@@ -219,11 +239,10 @@ func (g *Grid) renumberTile(t int) {
 		base := g.pidx(x0, y)
 		row := rg.comp[base:g.pidx(x1, y)]
 		for i, c := range row {
-			if c < 0 {
+			if c == noComp {
 				continue
 			}
 			id := ids[c]
-			row[i] = id
 			if rg.size[id] == 0 {
 				rg.first[id] = int32(base + i)
 			}
@@ -237,26 +256,32 @@ func (g *Grid) linkTile(t int) {
 	rg := &g.rg
 	x0, y0, x1, y1 := g.tileRect(t)
 	ls := rg.tiles[t].links[:0]
-	add := func(i, j int) {
-		a, b := rg.comp[i], rg.comp[j]
-		if a < 0 || b < 0 {
+	here := rg.tiles[t].comps
+	// add links the components of cell i of tile t and cell j of the tile
+	// whose component IDs are there.
+	add := func(i, j int, there []int32) {
+		ca, cb := rg.comp[i], rg.comp[j]
+		if ca == noComp || cb == noComp {
 			return
 		}
+		a, b := here[ca], there[cb]
 		if n := len(ls); n > 0 && ls[n-1] == (link{a, b}) {
 			return // the common case: the same pair as the cell before
 		}
 		ls = append(ls, link{a, b})
 	}
 	if x1 < g.w {
+		right := rg.tiles[t+1].comps
 		for y := y0; y < y1; y++ {
 			i := g.pidx(x1-1, y)
-			add(i, i+1)
+			add(i, i+1, right)
 		}
 	}
 	if y1 < g.h {
+		below := rg.tiles[t+rg.ntx].comps
 		for x := x0; x < x1; x++ {
 			i := g.pidx(x, y1-1)
-			add(i, i+g.pw)
+			add(i, i+g.pw, below)
 		}
 	}
 	slices.SortFunc(ls, func(p, q link) int {
@@ -340,7 +365,7 @@ func (g *Grid) relabelRegions(x0, y0, x1, y1 int) {
 				}
 			}
 			tr.comps = ids
-			g.renumberTile(t)
+			g.countTile(t)
 		}
 	}
 	// The links of the edited tiles, and those of the tiles to their left
@@ -366,12 +391,14 @@ func (rg *regions) clone() regions {
 	return c
 }
 
-// region returns the region of the cell at padded index i, -1 when it is
-// blocked.
-func (rg *regions) region(i int) int32 {
-	c := rg.comp[i]
-	if c < 0 {
+// compID returns the ID of the component of cell (x, y) of the grid, -1
+// when it is blocked: its number within its tile, looked up in the tile's
+// comps. [Grid.Region] does the same before it reads the label.
+func (g *Grid) compID(x, y int) int32 {
+	rg := &g.rg
+	c := rg.comp[g.pidx(x, y)]
+	if c == noComp {
 		return -1
 	}
-	return rg.label[c]
+	return rg.tiles[(y>>tileShift)*rg.ntx+(x>>tileShift)].comps[c]
 }
