@@ -192,14 +192,6 @@ func (sc *levelScratch) levelIntra(dst []intraEdge, c int32, ms []int32) []intra
 	return sc.ap.prune(dst, ms)
 }
 
-// membersOf returns the nodes of level-l cluster c.
-func (h *Graph) membersOf(l int, c int32) []int32 {
-	if l == 1 {
-		return h.cnodes[c]
-	}
-	return h.levels[l-2].cm[c]
-}
-
 // LevelStats counts the clusters, nodes and directed edges of level l, from
 // 1 to [Graph.Levels]; level 1 gives the same counts as [Graph.Stats]. It
 // is O(nodes) for levels above the first.

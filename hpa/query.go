@@ -53,11 +53,12 @@ type Searcher struct {
 	abs   *core.Searcher
 	adist absDist
 	apath []int32
-	// Per level l (index l−1): the start's out-edges and the goal's
-	// in-edges, as edges from the start or to the goal; and the node
-	// sequence of the latest refinement at that level.
-	startEdges [MaxLevels][]core.Edge
-	goalEdges  [MaxLevels][]core.Edge
+	// The start's out-edges and the goal's in-edges to the nodes of their
+	// level-1 clusters, as edges from the start or to the goal; and per
+	// level l (index l−1) the node sequence of the latest refinement at
+	// that level.
+	startEdges []core.Edge
+	goalEdges  []core.Edge
 	seq        [MaxLevels][]int32
 	lastLevel  int // level of the latest abstract search, 0 when none
 
@@ -108,7 +109,14 @@ type view struct {
 	level   int   // whose edges are followed
 	confine int   // 0, or the level whose cluster confines the search
 	cluster int32 // that cluster
-	start   []core.Edge
+	// mixed marks a query's abstract search, which follows each node's
+	// edges at the level levelOf gives it, up to top, rather than level's;
+	// ends[l] holds the level-l clusters of start and goal, for l from 2 to
+	// top, as cell rectangles.
+	mixed bool
+	top   int
+	ends  [MaxLevels + 1][2]image.Rectangle
+	start []core.Edge
 	// Edges into the goal: from node n when goalStamp[n] == stamp.
 	goalCost  []float64
 	goalStamp []uint32
@@ -134,6 +142,22 @@ func (v *view) setGoal(edges []core.Edge) {
 	}
 }
 
+// levelOf returns the level at which a query's abstract search follows
+// node n's edges: one below the lowest level at which n shares a cluster
+// with the start or the goal (level 1 in their level-2 clusters), and the
+// top level where it shares none below the top's. A node is reached only
+// at its level or above it: an edge leaves a level-l cluster only across a
+// level-l border, onto a node of level l.
+func (v *view) levelOf(n int32) int {
+	p := v.h.nodes[n].cell()
+	for l := 2; l <= v.top; l++ {
+		if p.In(v.ends[l][0]) || p.In(v.ends[l][1]) {
+			return l - 1
+		}
+	}
+	return v.top
+}
+
 func (v *view) inside(n int32) bool {
 	return v.confine == 0 || v.h.clusterAt(v.confine, v.h.nodes[n].cell()) == v.cluster
 }
@@ -151,9 +175,13 @@ func (v *view) AppendEdges(dst []core.Edge, n int32) []core.Edge {
 		}
 		return dst // the goal: the search ends there
 	}
-	for _, e := range h.edgesAt(v.level, n) {
-		if v.inside(e.To) {
-			dst = append(dst, e)
+	if v.mixed {
+		dst = append(dst, h.edgesAt(v.levelOf(n), n)...)
+	} else {
+		for _, e := range h.edgesAt(v.level, n) {
+			if v.inside(e.To) {
+				dst = append(dst, e)
+			}
 		}
 	}
 	if v.goalStamp[n] == v.stamp {
@@ -352,58 +380,52 @@ func (sr *Searcher) topLevel(from, to image.Point, q Query) int {
 	return 1
 }
 
-// insertEnds inserts start and goal into every level up to top and sets
-// the view up for the abstract search at top; it returns the nodes
-// expanded.
+// insertEnds joins start and goal to the nodes of their level-1 clusters
+// and sets the view up for the abstract search up to level top; it returns
+// the nodes expanded. The ends are joined at level 1 only: the abstract
+// search follows, around each end, the edges of the levels below the top
+// (view.levelOf), where HPA* would join each end to every level by an
+// exhaustive search of its cluster there (for a level-3 cluster of a 4096²
+// map, some 450 nodes of level 2 each time). The distances are the same:
+// an edge of level l between two nodes of a cluster is the shortest path
+// between them in the level below confined to the cluster.
 func (sr *Searcher) insertEnds(from, to image.Point, top int) int {
+	h := sr.h
 	sr.adist.from, sr.adist.to = from, to
 	var e1, e2 int
-	sr.startEdges, e1 = sr.insert(sr.startEdges, from, top)
-	sr.goalEdges, e2 = sr.insert(sr.goalEdges, to, top)
-	sr.view.level, sr.view.confine = top, 0
-	sr.view.start = sr.startEdges[top-1]
-	sr.view.setGoal(sr.goalEdges[top-1])
+	sr.startEdges, e1 = sr.insert(sr.startEdges[:0], from)
+	sr.goalEdges, e2 = sr.insert(sr.goalEdges[:0], to)
+	v := &sr.view
+	v.level, v.confine, v.mixed, v.top = top, 0, true, top
+	for l := 2; l <= top; l++ {
+		v.ends[l][0] = h.levelClusterRect(l, h.clusterAt(l, from))
+		v.ends[l][1] = h.levelClusterRect(l, h.clusterAt(l, to))
+	}
+	v.start = sr.startEdges
+	v.setGoal(sr.goalEdges)
 	sr.adist.target = to
 	return e1 + e2
 }
 
 // abstractFound sets up the refinement of sr.apath, the abstract path
-// found at level top, and appends from, its first cell, to dst.
+// found up to level top, and appends from, its first cell, to dst.
 func (sr *Searcher) abstractFound(dst []image.Point, from image.Point, top int) []image.Point {
 	sr.lastLevel = top
-	sr.frames = append(sr.frames[:0], refineFrame{level: top, path: sr.apath, k: 1})
+	sr.frames = append(sr.frames[:0], refineFrame{level: 0, path: sr.apath, k: 1})
 	return append(dst, from)
 }
 
-// insert joins cell p to the nodes of its clusters at levels 1 to top: at
-// level 1 by a Dijkstra search of its cluster's cells, above by a Dijkstra
-// search of the level below confined to its cluster, from p inserted there.
-// It returns the edges per level, from p (or, by symmetry, to p), and the
-// nodes expanded.
-func (sr *Searcher) insert(edges [MaxLevels][]core.Edge, p image.Point, top int) ([MaxLevels][]core.Edge, int) {
+// insert joins cell p to the nodes of its level-1 cluster by a Dijkstra
+// search of the cluster's cells, appending to edges one edge per node p
+// reaches, from p (or, by symmetry, to p); it returns the edges and the
+// cells expanded.
+func (sr *Searcher) insert(edges []core.Edge, p image.Point) ([]core.Edge, int) {
 	h := sr.h
 	c := h.clusterOf(p)
 	exp := sr.cs.searchFrom(c, p)
-	edges[0] = edges[0][:0]
 	for i, id := range h.cnodes[c] {
 		if d, ok := sr.cs.nodeDist(i); ok {
-			edges[0] = append(edges[0], core.Edge{To: id, Cost: d})
-		}
-	}
-	nn := int32(len(h.nodes))
-	for l := 2; l <= top; l++ {
-		c := h.clusterAt(l, p)
-		sr.view.level, sr.view.confine, sr.view.cluster = l-1, l, c
-		sr.view.start = edges[l-2]
-		sr.view.setGoal(nil)
-		ms := h.membersOf(l, c)
-		r := sr.abs.SearchAll(nn, ms, core.Query{})
-		exp += r.Expanded
-		edges[l-1] = edges[l-1][:0]
-		for _, m := range ms {
-			if d, ok := sr.abs.Dist(m); ok {
-				edges[l-1] = append(edges[l-1], core.Edge{To: m, Cost: d})
-			}
+			edges = append(edges, core.Edge{To: id, Cost: d})
 		}
 	}
 	return edges, exp
@@ -430,6 +452,12 @@ func (sr *Searcher) refine(dst []image.Point, n int) ([]image.Point, int, error)
 		l := f.level
 		a, b := f.path[f.k-1], f.path[f.k]
 		f.k++
+		if l == 0 { // the abstract path: each edge at the level it was followed at
+			l = 1
+			if a < nn {
+				l = sr.view.levelOf(a)
+			}
+		}
 		pa, pb := sr.endCell(a), sr.endCell(b)
 		if a < nn && b < nn && h.clusterAt(l, pa) != h.clusterAt(l, pb) {
 			dst = append(dst, pb) // an inter-cluster step
@@ -472,16 +500,10 @@ func (sr *Searcher) refine(dst []image.Point, n int) ([]image.Point, int, error)
 				}
 			}
 		}
-		sr.view.level, sr.view.confine, sr.view.cluster = l-1, l, lc
+		// Only level-1 edges join the ends: this one is between two nodes.
+		sr.view.level, sr.view.confine, sr.view.cluster, sr.view.mixed = l-1, l, lc, false
 		sr.view.start = nil
-		if a == nn {
-			sr.view.start = sr.startEdges[l-2]
-		}
-		if b == nn+1 {
-			sr.view.setGoal(sr.goalEdges[l-2])
-		} else {
-			sr.view.setGoal(nil)
-		}
+		sr.view.setGoal(nil)
 		sr.adist.target = pb
 		r := sr.abs.Search(a, b, &sr.adist, core.Query{})
 		exp += r.Expanded
@@ -502,8 +524,10 @@ func (sr *Searcher) refine(dst []image.Point, n int) ([]image.Point, int, error)
 }
 
 // AppendAbstract appends the cells of the abstract path of the latest query,
-// start and goal included, at the level it searched, and returns the
-// extended slice and that level; after a query that searched no abstract
+// start and goal included, and returns the extended slice and the level it
+// searched: its nodes are of that level, but for those in the clusters of
+// the levels below around the start and the goal, whose edges the search
+// follows there (l−1 inside an end's level-l cluster); after a query that searched no abstract
 // graph (answered within a window of clusters, unreachable, or an error) it
 // appends nothing and reports level 0.
 func (sr *Searcher) AppendAbstract(dst []image.Point) ([]image.Point, int) {
