@@ -6,7 +6,6 @@ import (
 	"math"
 	"slices"
 
-	"github.com/cairn-nav/cairn/navmesh/internal/bucket"
 	"github.com/cairn-nav/cairn/navmesh/internal/geom"
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/paulmach/orb"
@@ -18,6 +17,25 @@ import (
 
 // readPolygons validates mp; see FromPolygons for the rules.
 func readPolygons(mp orb.MultiPolygon) (*polyIn, error) {
+	in, err := readRings(mp)
+	if err != nil {
+		return nil, err
+	}
+	if err := in.checkSegments(); err != nil {
+		return nil, err
+	}
+	for ri := range in.rings {
+		in.rings[ri].ccw = in.ccw(in.rings[ri])
+	}
+	if err := in.checkNesting(); err != nil {
+		return nil, err
+	}
+	return in, nil
+}
+
+// readRings checks each ring of mp on its own: coordinates, size, no
+// repeated point, positive area; and gathers the rings.
+func readRings(mp orb.MultiPolygon) (*polyIn, error) {
 	if len(mp) == 0 {
 		return nil, fmt.Errorf("navmesh: no polygons")
 	}
@@ -68,15 +86,6 @@ func readPolygons(mp orb.MultiPolygon) (*polyIn, error) {
 		}
 	}
 	in.first = append(in.first, len(in.rings))
-	if err := in.checkSegments(); err != nil {
-		return nil, err
-	}
-	for ri := range in.rings {
-		in.rings[ri].ccw = in.ccw(in.rings[ri])
-	}
-	if err := in.checkNesting(); err != nil {
-		return nil, err
-	}
 	return in, nil
 }
 
@@ -138,24 +147,63 @@ func (in *polyIn) ccw(r ringIn) bool {
 	return geom.Orient(in.verts[prev], in.verts[lo], in.verts[next]) > 0
 }
 
-// seg is a segment of the input: from point i to point i+1 of ring ring.
-type seg struct{ ring, i int32 }
-
 // checkSegments refuses any two segments that meet, except neighbours in
-// a ring at their shared point. Candidate pairs come from a bucket grid
-// that lists each segment in the buckets it passes through, so the cost is
-// about linear for evenly spread input. Of several faults, it reports the
-// pair first in input order.
+// a ring at their shared point. A ring turning back on itself is found
+// first, by checkTurns; other meetings by the sweep of segSweep, in
+// O(n log n) expected for n vertices whatever their layout. Of several
+// faults it reports the one reading the input in order comes to first:
+// the first segment that meets an earlier one, and the first of those it
+// meets. Finding that segment takes O(log n) more sweeps of the segments
+// up to some point, O(n log² n) at worst, and two for a single fault.
 func (in *polyIn) checkSegments() error {
-	var segs []seg
-	bx := geom.Box{Min: in.verts[0], Max: in.verts[0]}
+	if err := in.checkTurns(); err != nil {
+		return err
+	}
+	s := newSegSweep(in)
+	a, b, ok := s.run(int32(len(in.verts) - 1))
+	if !ok {
+		return nil
+	}
+	// The least t such that segments 0 to t hold a meeting pair: a pair
+	// found by a sweep of 0 to m bounds it by its later segment. Gallop
+	// down from the first pair found, then halve.
+	lo, hi := 0, int(max(a, b))
+	for step := 1; lo < hi; step *= 2 {
+		m := hi - step
+		if m < lo {
+			break
+		}
+		x, y, ok := s.run(int32(m))
+		if !ok {
+			lo = m + 1
+			break
+		}
+		hi = int(max(x, y))
+	}
+	for lo < hi {
+		m := lo + (hi-lo)/2
+		if x, y, ok := s.run(int32(m)); ok {
+			hi = int(max(x, y))
+		} else {
+			lo = m + 1
+		}
+	}
+	t := int32(hi)
+	for k := range t {
+		if s.meets(k, t) {
+			return in.segmentError(s, k, t)
+		}
+	}
+	return in.segmentError(s, min(a, b), max(a, b)) // not reached
+}
+
+// checkTurns refuses a ring of which two neighbouring segments overlap,
+// the first in ring order: three points on a line, the third on the same
+// side of the second as the first.
+func (in *polyIn) checkTurns() error {
 	for ri, r := range in.rings {
 		for j := range r.n {
-			a, b := in.point(ri, j), in.point(ri, j+1)
-			segs = append(segs, seg{ring: int32(ri), i: j})
-			bx = bx.Grow(a)
-			// Neighbours overlap only where the ring turns back.
-			c := in.point(ri, j+2)
+			a, b, c := in.point(ri, j), in.point(ri, j+1), in.point(ri, j+2)
 			if geom.Orient(a, b, c) == 0 && geom.SameSide(a, b, c) {
 				i1, i2 := j, (j+1)%r.n
 				if i2 < i1 {
@@ -165,50 +213,23 @@ func (in *polyIn) checkSegments() error {
 			}
 		}
 	}
-	g := bucket.New(bx, len(segs))
-	mg := bucket.Margin(g.Step, bx.Mag())
-	ends := func(s seg) (mgl64.Vec2, mgl64.Vec2) { return in.point(int(s.ring), s.i), in.point(int(s.ring), s.i+1) }
-	g.Fill(func(emit func(int, int32)) {
-		for k, s := range segs {
-			a, b := ends(s)
-			g.Segment(a, b, mg, func(c int) { emit(c, int32(k)) })
-		}
-	})
-	stamp := make([]int32, len(segs))
-	for k := range stamp {
-		stamp[k] = -1
-	}
-	for k, s := range segs {
-		a, b := ends(s)
-		n := in.rings[s.ring].n
-		best, bestKind := int32(-1), geom.MeetNone
-		var bestP, bestQ mgl64.Vec2
-		g.Segment(a, b, mg, func(c int) {
-			for _, t := range g.Bucket(c) {
-				if t <= int32(k) || stamp[t] == int32(k) || (best >= 0 && t > best) {
-					continue
-				}
-				stamp[t] = int32(k)
-				u := segs[t]
-				if u.ring == s.ring && ((u.i+1)%n == s.i || (s.i+1)%n == u.i) {
-					continue // neighbours, checked above
-				}
-				c, d := ends(u)
-				if kind, p, q := geom.Meet(a, b, c, d); kind != geom.MeetNone {
-					best, bestKind, bestP, bestQ = t, kind, p, q
-				}
-			}
-		})
-		if best >= 0 {
-			// Name the later ring first; in one ring, the lower segment.
-			t := segs[best]
-			if t.ring == s.ring {
-				return in.meetError(int(s.ring), s.i, int(t.ring), t.i, bestKind, bestP, bestQ)
-			}
-			return in.meetError(int(t.ring), t.i, int(s.ring), s.i, bestKind, bestP, bestQ)
-		}
-	}
 	return nil
+}
+
+// segmentError describes segments k < t of s meeting: naming the later
+// ring first, or in one ring the lower segment.
+func (in *polyIn) segmentError(s *segSweep, k, t int32) error {
+	ring := func(v int32) int {
+		i, _ := slices.BinarySearchFunc(in.rings, v+1, func(r ringIn, v int32) int { return cmp.Compare(r.first, v) })
+		return i - 1
+	}
+	rk, rt := ring(k), ring(t)
+	ik, it := k-in.rings[rk].first, t-in.rings[rt].first
+	kind, p, q := geom.Meet(s.verts[k], s.verts[s.next[k]], s.verts[t], s.verts[s.next[t]])
+	if rk == rt {
+		return in.meetError(rk, ik, rt, it, kind, p, q)
+	}
+	return in.meetError(rt, it, rk, ik, kind, p, q)
 }
 
 // closer returns whichever of a and c is nearer to b.
