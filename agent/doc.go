@@ -17,6 +17,21 @@
 //
 // A [FlowField] sends many agents to one goal with a single reverse search.
 //
+// Agents on a navmesh have a [MeshPath], in the model of Detour's path
+// corridor: the polygons from the one that holds the agent to the one that
+// holds its goal, and the waypoints of that corridor pulled taut
+// ([funnel.Pull]) from where the agent stands. [MeshPath.Steer] moves the
+// start of the path with the agent, without a search while the agent stays
+// on its corridor, and returns the first waypoint, in straight sight on the
+// mesh. A [MeshPlanner] plans with the navmesh's corridor search, moves a
+// goal by cutting the corridor or searching only its end again, and
+// carries a path over to the mesh [navmesh.Mesh.Update] returns after an
+// edit: a path away from the edit keeps its waypoints, its corridor found
+// again on the new mesh (searched again only through polygons the update
+// changed), and a path near it is planned again from the agent. Navmesh
+// points are in the mesh's own coordinates (cells, for a mesh from a
+// grid).
+//
 // Coordinates are those of package grid: cell (x, y) covers
 // [x, x+1) × [y, y+1), its centre is (x+0.5, y+0.5), and continuous points
 // are [mgl64.Vec2]. An agent stands in the cell that holds its position.

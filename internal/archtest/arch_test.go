@@ -25,7 +25,7 @@ var allowed = map[string][]string{
 	"hpa":                  {"core", "grid", "internal/binfile", "internal/radix", "internal/unionfind"},
 	"navmesh":              {"core", "funnel", "grid", "internal/binfile", "navmesh/internal/bucket", "navmesh/internal/geom", "navmesh/internal/tri"},
 	"navmesh/navjson":      {"navmesh"},
-	"agent":                {"core", "grid", "hpa", "smooth", "internal/radix"},
+	"agent":                {"core", "grid", "hpa", "navmesh", "funnel", "smooth", "internal/radix"},
 	"mapgen":               {"grid", "internal/unionfind"},
 	"internal/archtest":    {},
 	"internal/readmetest":  {},
