@@ -111,15 +111,15 @@ const steerWindow = 8
 // within Arrive of it. Steer never searches: the path's start moves with
 // the agent for as long as the agent stays on its corridor.
 //
-// The target is in sight of pos along the mesh ([navmesh.Mesh.Raycast]
-// finds the segment clear), since the segment lies in the convex polygons
-// of the corridor it crosses: an agent that moves straight toward it, by
+// The target is in sight of pos along the mesh, since the segment lies in
+// the convex polygons of the corridor it crosses: an agent that moves straight toward it, by
 // no more than its distance, stays on the mesh, whatever its speed, and is
 // found again on the corridor at the next call. That holds to rounding:
 // funnel.Pull's sign tests are exact on grid points, but an agent's
 // position rarely is one, and where the segment grazes a wall's corner
 // that the path passes straight, it (or a rounded step along it) may pass
-// the corner by an ulp on the wall's side.
+// the corner by an ulp on the wall's side, which [navmesh.Mesh.Raycast],
+// being exact, reports as a hit at the corner.
 //
 // An agent pushed back over a portal of its polygon onto a polygon off
 // the corridor is taken back without a search: that polygon joins the

@@ -1,8 +1,9 @@
 // Package geom is the exact geometry kernel of package navmesh: the
 // orientation and in-circle predicates, exact for every input whose
-// products of two coordinates neither overflow nor underflow, the exact
-// classification of how two segments meet, and the bounding boxes and
-// distances that their users share.
+// products of two coordinates neither overflow nor underflow, a cross
+// product of two vectors accurate to 2⁻⁴⁰ however nearly parallel they
+// are, the exact classification of how two segments meet, and the
+// bounding boxes and distances that their users share.
 //
 // Points are [mgl64.Vec2]. The predicates speak of the textbook y-up plane:
 // a counter-clockwise turn is a left turn there. (On screen, with y down,

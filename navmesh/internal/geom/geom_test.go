@@ -95,3 +95,52 @@ func TestOrient(t *testing.T) {
 		t.Fatalf("signs %v: the cases are not covered", counts)
 	}
 }
+
+// TestCross checks Cross against rational arithmetic on vectors nearly
+// parallel (the second a multiple of the first, moved by a few ulps) and
+// on random ones, at scales from 2⁻⁶⁰ to 2⁶⁰: the relative error stays
+// below 2⁻⁴⁰, and the sign is exact.
+func TestCross(t *testing.T) {
+	r := testmap.NewRand(13)
+	rat := func(x float64) *big.Rat { return new(big.Rat).SetFloat64(x) }
+	sub := func(x, y float64) *big.Rat { return new(big.Rat).Sub(rat(x), rat(y)) }
+	exact := func(a, b, c, d mgl64.Vec2) *big.Rat {
+		l := new(big.Rat).Mul(sub(b[0], a[0]), sub(d[1], c[1]))
+		return l.Sub(l, new(big.Rat).Mul(sub(b[1], a[1]), sub(d[0], c[0])))
+	}
+	zeros, slow := 0, 0
+	for i := range 30000 {
+		s := math.Ldexp(1, r.IntN(121)-60)
+		pt := func() mgl64.Vec2 { return mgl64.Vec2{r.NormFloat64() * s, r.NormFloat64() * s} }
+		a, b, c := pt(), pt(), pt()
+		d := c.Add(b.Sub(a).Mul(r.Float64()*4 - 2))
+		for range r.IntN(4) {
+			j := r.IntN(2)
+			d[j] = math.Nextafter(d[j], math.Inf(2*r.IntN(2)-1))
+		}
+		switch i % 7 {
+		case 0:
+			d = pt()
+		case 1: // exactly parallel: small integers, scaled
+			in := func() mgl64.Vec2 { return mgl64.Vec2{float64(r.IntN(200)-100) * s, float64(r.IntN(200)-100) * s} }
+			a, b, c = in(), in(), in()
+			d = c.Add(b.Sub(a).Mul(float64(r.IntN(5) - 2)))
+		}
+		got, want := Cross(a, b, c, d), exact(a, b, c, d)
+		w, _ := want.Float64()
+		if (got > 0) != (want.Sign() > 0) || (got < 0) != (want.Sign() < 0) || math.Abs(got-w) > 0x1p-40*math.Abs(w) {
+			t.Fatalf("Cross(%v, %v, %v, %v) = %v, exact %v", a, b, c, d, got, w)
+		}
+		l, rr := (b[0]-a[0])*(d[1]-c[1]), (b[1]-a[1])*(d[0]-c[0])
+		if math.Abs(l-rr) <= 0x1p40*orientErr*(math.Abs(l)+math.Abs(rr)) {
+			slow++
+		}
+		if want.Sign() == 0 {
+			zeros++
+		}
+	}
+	if slow < 1000 || zeros < 1000 {
+		t.Fatalf("%d cases for the exact sum, %d zeros: not covered", slow, zeros)
+	}
+	t.Logf("%d exact sums, %d zeros", slow, zeros)
+}

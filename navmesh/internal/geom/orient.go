@@ -37,42 +37,72 @@ const orientErr = (3 + 16*0x1p-53) * 0x1p-53
 // non-overlapping expansion (Shewchuk 1997) whose largest part has the sign
 // of the sum.
 func orientExact(a, b, c mgl64.Vec2) int {
-	var t [12]float64
-	prods := [6][2]float64{
+	var e [12]float64
+	x := expand(e[:0], [][2]float64{
 		{b[0], c[1]}, {-b[0], a[1]}, {-a[0], c[1]},
 		{-b[1], c[0]}, {a[0], b[1]}, {a[1], c[0]},
-	}
-	for i, p := range prods {
-		x := float64(p[0] * p[1])
-		t[2*i], t[2*i+1] = x, math.FMA(p[0], p[1], -x)
-	}
-	var e [12]float64
-	n := 0
-	for _, x := range t {
-		q, k := x, 0
-		for _, h := range e[:n] {
-			s := q + h
-			bv := s - q
-			err := (q - (s - bv)) + (h - bv)
-			if err != 0 {
-				e[k] = err
-				k++
-			}
-			q = s
-		}
-		if q != 0 {
-			e[k] = q
-			k++
-		}
-		n = k
-	}
+	})
 	switch {
-	case n == 0:
+	case len(x) == 0:
 		return 0
-	case e[n-1] > 0:
+	case x[len(x)-1] > 0:
 		return 1
 	}
 	return -1
+}
+
+// expand appends to e, which is empty, the sum of the products prods as a
+// non-overlapping expansion (Shewchuk 1997): each product split exactly
+// into two float64s, the parts added in, zeros dropped, the largest last.
+// e needs room for two parts per product.
+func expand(e []float64, prods [][2]float64) []float64 {
+	for _, p := range prods {
+		x := float64(p[0] * p[1])
+		for _, y := range [2]float64{x, math.FMA(p[0], p[1], -x)} {
+			q, k := y, 0
+			for _, h := range e {
+				s := q + h
+				bv := s - q
+				err := (q - (s - bv)) + (h - bv)
+				if err != 0 {
+					e[k] = err
+					k++
+				}
+				q = s
+			}
+			e = e[:k]
+			if q != 0 {
+				e = append(e, q)
+			}
+		}
+	}
+	return e
+}
+
+// Cross returns (b−a) × (d−c), the cross product of the vectors from a to
+// b and from c to d (Orient(a, b, c) is the sign of Cross(a, b, a, c)),
+// with a relative error below 2⁻⁴⁰ when no product of two coordinates
+// overflows or underflows: a float64 evaluation when its error bound
+// allows, else the rounded sum of the exact expansion.
+func Cross(a, b, c, d mgl64.Vec2) float64 {
+	l := float64((b[0] - a[0]) * (d[1] - c[1]))
+	r := float64((b[1] - a[1]) * (d[0] - c[0]))
+	det := l - r
+	if math.Abs(det) > 0x1p40*orientErr*(math.Abs(l)+math.Abs(r)) {
+		return det
+	}
+	var e [16]float64
+	x := expand(e[:0], [][2]float64{
+		{b[0], d[1]}, {-b[0], c[1]}, {-a[0], d[1]}, {a[0], c[1]},
+		{-b[1], d[0]}, {b[1], c[0]}, {a[1], d[0]}, {-a[1], c[0]},
+	})
+	// Summed from the smallest part up, the non-overlapping parts round
+	// to within a few ulps of their sum.
+	sum := 0.0
+	for _, v := range x {
+		sum += v
+	}
+	return sum
 }
 
 // InCircle returns +1 when d lies strictly inside the circle through the
