@@ -28,11 +28,17 @@ import (
 // segments are numbered as their first vertices, ring by ring in input
 // order. Segments k and next[k] are neighbours; they meet only at their
 // shared vertex (checkTurns refused a ring that turns back on itself).
+//
+// A sweep that meets no fault also leaves, for each vertex v, under[v]:
+// the segment right below v among those the line crosses at v without an
+// end there, or −1. As no two rings meet, the segment under a ring's
+// least vertex tells which ring encloses it (see checkNesting).
 type segSweep struct {
 	verts      []mgl64.Vec2
 	next, prev []int32
 	events     []sweepEvent // the vertices in (x, y) order
 	set        activeSet
+	under      []int32
 }
 
 // sweepEvent is vertex v, at p.
@@ -43,7 +49,7 @@ type sweepEvent struct {
 
 func newSegSweep(in *polyIn) *segSweep {
 	n := len(in.verts)
-	s := &segSweep{verts: in.verts, next: make([]int32, n), prev: make([]int32, n), events: make([]sweepEvent, n)}
+	s := &segSweep{verts: in.verts, next: make([]int32, n), prev: make([]int32, n), events: make([]sweepEvent, n), under: make([]int32, n)}
 	for _, r := range in.rings {
 		for v := r.first; v < r.first+r.n; v++ {
 			s.next[v], s.prev[v] = v+1, v-1
@@ -115,7 +121,7 @@ func (s *segSweep) run(lim int32) (a, b int32, ok bool) {
 			}
 		}
 		if n > 0 {
-			if a, b, ok := s.vertex(q, inc[:n]); ok {
+			if a, b, ok := s.vertex(q, from, inc[:n]); ok {
 				return a, b, true
 			}
 		}
@@ -123,10 +129,11 @@ func (s *segSweep) run(lim int32) (a, b int32, ok bool) {
 	return -1, -1, false
 }
 
-// vertex moves the sweep past q, the end of the segments inc (one or two
-// neighbours): those ending there leave the set, those starting there
-// join it. It returns two segments that meet, if it finds them.
-func (s *segSweep) vertex(q mgl64.Vec2, inc []int32) (a, b int32, ok bool) {
+// vertex moves the sweep past q, vertex v and the end of the segments
+// inc (one or two neighbours): those ending there leave the set, those
+// starting there join it. It returns two segments that meet, if it finds
+// them, and sets under[v] otherwise.
+func (s *segSweep) vertex(q mgl64.Vec2, v int32, inc []int32) (a, b int32, ok bool) {
 	var starts [2]int32
 	ns := 0
 	for _, k := range inc {
@@ -143,7 +150,7 @@ func (s *segSweep) vertex(q mgl64.Vec2, inc []int32) (a, b int32, ok bool) {
 	// an end at q. One through q meets the segments there (not its
 	// neighbours, which would share an end with it and, running along
 	// it, turn back).
-	at, right := int32(-1), false
+	at, right, below := int32(-1), false, int32(-1)
 	for x := s.set.root; x >= 0; {
 		lo, hi := s.ends(x)
 		o := geom.Orient(lo, hi, q)
@@ -152,11 +159,12 @@ func (s *segSweep) vertex(q mgl64.Vec2, inc []int32) (a, b int32, ok bool) {
 		}
 		at, right = x, o > 0
 		if right {
-			x = s.set.r[x]
+			below, x = x, s.set.r[x]
 		} else {
 			x = s.set.l[x]
 		}
 	}
+	s.under[v] = below
 	if ns == 0 {
 		return -1, -1, false
 	}

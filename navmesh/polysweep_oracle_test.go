@@ -1,6 +1,7 @@
 package navmesh
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/cairn-nav/cairn/navmesh/internal/bucket"
@@ -10,7 +11,7 @@ import (
 
 // This file keeps the two oracles the sweep of checkSegments is checked
 // against: the check it replaced, and every pair of segments tested in
-// turn.
+// turn; and the check of nesting that checkNesting replaced.
 
 // seg is a segment of the input: from point i to point i+1 of ring ring.
 type seg struct{ ring, i int32 }
@@ -138,4 +139,90 @@ func (in *polyIn) checkSegmentsPairs(byLater bool) error {
 		}
 	}
 	return nil
+}
+
+// checkNestingBrute is checkNesting as it was before the sweep, kept as
+// it was: a point of each hole tested against its outer ring and every
+// other hole of its polygon, then the outer ring of each polygon against
+// the area of every other; O(h²) box tests for h holes, and a test O(m)
+// for a ring of m points whose box holds the point. On a square with
+// 24 964 holes it took 2.5 s of the 2.7 s of FromPolygons; on one with
+// 250 000 holes, 1 000 000 points, most of 260 s.
+func (in *polyIn) checkNestingBrute() error {
+	boxes := make([]geom.Box, len(in.rings))
+	for ri, r := range in.rings {
+		boxes[ri] = in.box(r)
+	}
+	within := func(ri, rj int) bool {
+		p := in.verts[in.rings[ri].first]
+		return boxes[rj].Holds(p) && in.inside(in.rings[rj], p)
+	}
+	np := len(in.first) - 1
+	for i := range np {
+		o := in.first[i]
+		for ri := o + 1; ri < in.first[i+1]; ri++ {
+			if !within(ri, o) {
+				return &PolygonError{Polygon: i, Ring: ri - o, Problem: "not inside the outer ring"}
+			}
+			for rj := o + 1; rj < ri; rj++ {
+				if within(ri, rj) {
+					return &PolygonError{Polygon: i, Ring: ri - o, Problem: fmt.Sprintf("inside hole %d", rj-o)}
+				}
+				if within(rj, ri) {
+					return &PolygonError{Polygon: i, Ring: ri - o, Problem: fmt.Sprintf("encloses hole %d", rj-o)}
+				}
+			}
+		}
+	}
+	// inArea reports whether ring ri lies in the area of polygon j.
+	inArea := func(ri, j int) bool {
+		if !within(ri, in.first[j]) {
+			return false
+		}
+		for rh := in.first[j] + 1; rh < in.first[j+1]; rh++ {
+			if within(ri, rh) {
+				return false
+			}
+		}
+		return true
+	}
+	for i := range np {
+		for j := range i {
+			if inArea(in.first[i], j) {
+				return &PolygonError{Polygon: i, Ring: -1, Problem: fmt.Sprintf("lies inside polygon %d", j)}
+			}
+			if inArea(in.first[j], i) {
+				return &PolygonError{Polygon: i, Ring: -1, Problem: fmt.Sprintf("encloses polygon %d", j)}
+			}
+		}
+	}
+	return nil
+}
+
+// box returns the bounding box of ring r.
+func (in *polyIn) box(r ringIn) geom.Box {
+	b := geom.Box{Min: in.verts[r.first], Max: in.verts[r.first]}
+	for _, v := range in.verts[r.first : r.first+r.n] {
+		b = b.Grow(v)
+	}
+	return b
+}
+
+// inside reports whether p, which is on no segment of ring r, is inside it:
+// whether a ray from p towards +x crosses r an odd number of times.
+func (in *polyIn) inside(r ringIn, p mgl64.Vec2) bool {
+	odd := false
+	vs := in.verts[r.first : r.first+r.n]
+	a := vs[len(vs)-1]
+	for _, b := range vs {
+		if (a[1] > p[1]) != (b[1] > p[1]) {
+			// The edge straddles the ray's line; it crosses the ray
+			// when p is on the left of the edge taken upward.
+			if o := geom.Orient(a, b, p); (b[1] > a[1]) == (o > 0) {
+				odd = !odd
+			}
+		}
+		a = b
+	}
+	return odd
 }
