@@ -37,8 +37,8 @@ type Query struct {
 	// Corridor asks for the fast approximate search instead of the exact
 	// one: A* over the polygons finds a corridor, which funnel.Pull pulls
 	// taut, as Detour does (see [Searcher.AppendCorridor]). Its paths are
-	// legal and never shorter than the exact search's, on average about 1
-	// % longer (7 % on a mesh of rectangles, whose portals are long); on
+	// legal and never shorter than the exact search's, on average 0.1 % to
+	// 2 % longer (7 % on a mesh of rectangles, whose portals are long); on
 	// long queries it is from 2 (mazes, rooms) to tens of times faster
 	// (BenchmarkCorridor).
 	Corridor bool
