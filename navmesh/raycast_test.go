@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/cairn-nav/cairn/grid"
+	"github.com/cairn-nav/cairn/internal/meshcheck"
 	"github.com/cairn-nav/cairn/internal/testmap"
 	"github.com/cairn-nav/cairn/navmesh"
 	"github.com/go-gl/mathgl/mgl64"
@@ -275,7 +276,7 @@ func (t *rayTally) String() string {
 
 // checkRay checks Raycast on the segment from a to b against the oracle,
 // both ways, and tallies what disagrees.
-func checkRay(rm rayMesh, o *rayOracle, kind string, a, b mgl64.Vec2, t *rayTally) {
+func checkRay(rm rayMesh, o *meshcheck.Checker, kind string, a, b mgl64.Vec2, t *rayTally) {
 	t.total[kind]++
 	h1, at1 := rm.m.Raycast(a, b)
 	h2, at2 := rm.m.Raycast(b, a)
@@ -283,7 +284,7 @@ func checkRay(rm rayMesh, o *rayOracle, kind string, a, b mgl64.Vec2, t *rayTall
 	if h1 != h2 {
 		t.add(kind+": asymmetric", fmt.Sprintf("%s: hit %v, back %v", seg, h1, h2))
 	}
-	want, _ := o.leave(a, b)
+	want, _ := o.Leave(a, b)
 	if want {
 		t.hits[kind]++
 	}
@@ -300,8 +301,8 @@ func checkRay(rm rayMesh, o *rayOracle, kind string, a, b mgl64.Vec2, t *rayTall
 		case !d.hit && d.at != d.to:
 			t.add(kind+": clear, but at is not the end", s)
 		case d.hit:
-			_, tl := o.leave(d.from, d.to)
-			x := qalong(d.from, d.to, tl).vec()
+			_, tl := o.Leave(d.from, d.to)
+			x := meshcheck.Point(d.from, d.to, tl)
 			mag := 1 + math.Max(math.Max(math.Abs(x[0]), math.Abs(x[1])), math.Max(math.Abs(d.at[0]), math.Abs(d.at[1])))
 			if d.at.Sub(x).Len() > 1e-9*mag || math.IsNaN(d.at[0]) || math.IsNaN(d.at[1]) {
 				t.add(kind+": at is not where it leaves", fmt.Sprintf("%s, leaves at %v", s, x))
@@ -312,7 +313,7 @@ func checkRay(rm rayMesh, o *rayOracle, kind string, a, b mgl64.Vec2, t *rayTall
 
 // TestRaycastOracle checks Raycast both ways on segments of every kind
 // raySegments draws, on every mesh of rayMeshes, against the exact oracle
-// (raycast_oracle_test.go): the answer must be the same both ways, and the
+// (internal/meshcheck): the answer must be the same both ways, and the
 // oracle's, and a hit must be where the oracle says the segment first
 // leaves the mesh, to within 10⁻⁹ of the coordinates' magnitude.
 func TestRaycastOracle(t *testing.T) {
@@ -322,14 +323,14 @@ func TestRaycastOracle(t *testing.T) {
 	}
 	tally := &rayTally{n: map[string]int{}, example: map[string]string{}, total: map[string]int{}, hits: map[string]int{}}
 	for i, rm := range rayMeshes(t) {
-		o := newRayOracle(rm.m)
+		o := meshcheck.New(rm.m)
 		kinds, segs := raySegments(rm, testmap.NewRand(int64(100+i)), n)
 		for j, s := range segs {
 			checkRay(rm, o, kinds[j], s[0], s[1], tally)
 		}
 	}
 	// The segment package agent's tests first found one way only.
-	checkRay(rayMesh{"agent octagon", agentOctagon(t), true}, newRayOracle(agentOctagon(t)), "reported",
+	checkRay(rayMesh{"agent octagon", agentOctagon(t), true}, meshcheck.New(agentOctagon(t)), "reported",
 		mgl64.Vec2{23.24340579780035, 3.486811595600701}, mgl64.Vec2{23, 3}, tally)
 	var kinds []string
 	for k := range tally.total {
@@ -350,7 +351,7 @@ func TestRaycastOracle(t *testing.T) {
 // may fall off a wall) to a corner of its polygon lies on the mesh.
 func TestRaycastSlantedCorner(t *testing.T) {
 	m := octagonMesh(t)
-	o := newRayOracle(m)
+	o := meshcheck.New(m)
 	var vs []mgl64.Vec2
 	checked := 0
 	for id := range m.NumPolys() {
@@ -362,7 +363,7 @@ func TestRaycastSlantedCorner(t *testing.T) {
 			}
 			for _, k := range []float64{0.1, 0.3, 0.5, 0.7, 0.9} {
 				p := a.Add(b.Sub(a).Mul(k))
-				if !o.onMesh(p) {
+				if len(o.Holding(nil, p)) == 0 {
 					continue
 				}
 				if hit, at := m.Raycast(p, b); hit {

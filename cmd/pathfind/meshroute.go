@@ -20,6 +20,7 @@ import (
 	"github.com/cairn-nav/cairn/cmd/internal/cli"
 	"github.com/cairn-nav/cairn/core"
 	"github.com/cairn-nav/cairn/internal/atomicfile"
+	"github.com/cairn-nav/cairn/internal/meshcheck"
 	"github.com/cairn-nav/cairn/navmesh"
 )
 
@@ -154,7 +155,7 @@ func routeMeshAlone(stdout io.Writer, fs *flag.FlagSet, rf *routerFlags, from, t
 	if err != nil {
 		return err
 	}
-	check := newMeshChecker(m)
+	check := meshcheck.New(m)
 	wrongly := func(err error) error {
 		return fmt.Errorf("-algo %s answered %s to %s wrongly: %w", rf.algo, vecString(from), vecString(to), err)
 	}
@@ -165,7 +166,7 @@ func routeMeshAlone(stdout io.Writer, fs *flag.FlagSet, rf *routerFlags, from, t
 		if _, ok := m.Locate(end.p); ok {
 			continue
 		}
-		if ps := check.holding(nil, end.p); len(ps) > 0 {
+		if ps := check.Holding(nil, end.p); len(ps) > 0 {
 			return wrongly(fmt.Errorf("the mesh locates the %s off it, but polygon %d holds it", end.what, ps[0]))
 		}
 		_, near := m.Nearest(end.p)

@@ -14,6 +14,7 @@ import (
 	"github.com/cairn-nav/cairn/cmd/internal/picture"
 	"github.com/cairn-nav/cairn/core"
 	"github.com/cairn-nav/cairn/grid"
+	"github.com/cairn-nav/cairn/internal/meshcheck"
 	"github.com/cairn-nav/cairn/navmesh"
 	"github.com/cairn-nav/cairn/navmesh/navjson"
 )
@@ -333,7 +334,7 @@ func TestMeshChecker(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := newMeshChecker(m)
+	c := meshcheck.New(m)
 	sr := navmesh.NewSearcher(m)
 	for _, sc := range demoNavScen {
 		a, b := picture.Centre(sc.from), picture.Centre(sc.to)
@@ -346,10 +347,10 @@ func TestMeshChecker(t *testing.T) {
 		}
 	}
 	// A leg straight through the wall of the first room is refused.
-	if _, err := c.path([]mgl64.Vec2{{3.5, 3.5}, {20.5, 3.5}}, mgl64.Vec2{3.5, 3.5}, mgl64.Vec2{20.5, 3.5}); err == nil || !strings.Contains(err.Error(), "leaves the mesh") {
+	if _, err := c.Path([]mgl64.Vec2{{3.5, 3.5}, {20.5, 3.5}}, mgl64.Vec2{3.5, 3.5}, mgl64.Vec2{20.5, 3.5}); err == nil || !strings.Contains(err.Error(), "leaves the mesh") {
 		t.Errorf("through a wall: %v, want it to leave the mesh", err)
 	}
-	if got := c.holding(nil, mgl64.Vec2{0.5, 0.5}); len(got) != 0 {
+	if got := c.Holding(nil, mgl64.Vec2{0.5, 0.5}); len(got) != 0 {
 		t.Errorf("a blocked cell is held by polygons %v", got)
 	}
 }

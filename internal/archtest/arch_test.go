@@ -35,6 +35,7 @@ var allowed = map[string][]string{
 	"internal/unionfind":   {},
 	"internal/radix":       {},
 	"internal/gridcheck":   {"grid"},
+	"internal/meshcheck":   {"navmesh"},
 	"internal/testmap":     {"grid"},
 	"cmd/internal/cli":     {},
 	"cmd/internal/mapflag": {"grid"},
@@ -43,7 +44,7 @@ var allowed = map[string][]string{
 	"cmd/mapgen":           {"cmd/internal/cli", "grid", "mapgen", "internal/atomicfile", "internal/baseline"},
 	"cmd/navbuild":         {"cmd/internal/cli", "cmd/internal/mapflag", "cmd/internal/picture", "grid", "navmesh", "navmesh/navjson", "internal/atomicfile"},
 	"cmd/pathfind": {"agent", "cmd/internal/cli", "cmd/internal/mapflag", "cmd/internal/picture", "core", "grid", "hpa", "navmesh", "smooth", "mapgen",
-		"internal/atomicfile", "internal/baseline", "internal/gridcheck"},
+		"internal/atomicfile", "internal/baseline", "internal/gridcheck", "internal/meshcheck"},
 
 	"navmesh/internal/geom":   {},
 	"navmesh/internal/bucket": {"navmesh/internal/geom"},
