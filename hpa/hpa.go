@@ -14,9 +14,10 @@
 // cost is that of the shortest path between them that stays inside the
 // cluster.
 //
-// A [Searcher] inserts its start and goal into the graph (without touching the
-// shared [Graph]), searches the abstract graph with core A*, and refines each
-// abstract edge back into cells; the graph keeps the paths that refinement
+// A [Searcher] joins its start and goal to the nodes of their clusters
+// (without touching the shared [Graph]), searches the abstract graph with
+// core A* (the top level's edges, and near each end those of the levels
+// below), and refines each abstract edge back into cells; the graph keeps the paths that refinement
 // searched between two nodes. Starts and goals in the same or neighbouring
 // clusters are first searched directly on the grid, inside their clusters'
 // bounding box grown by one cluster on every side: exact unless the shortest

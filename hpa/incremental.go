@@ -184,8 +184,7 @@ func (sr *Searcher) BeginSliced(from, to image.Point, q Query) error {
 
 // Step runs a sliced query on: at most n expansions of the window's or the
 // abstract graph's search (n ≤ 0 counts as 1), or the searches that join
-// start and goal to the graph (a cluster's cells, and the nodes of one
-// cluster per level above, for each end). Its result's status is
+// start and goal to the graph (the cells of each end's cluster). Its result's status is
 // core.InProgress while searches remain, then core.Found or
 // core.Unreachable, as Begin's would be; its expansions count those so far.
 // Without a sliced query it returns the latest result. A graph whose grid
