@@ -175,6 +175,42 @@ type poly struct {
 	comp   int32 // connected component
 }
 
+// Origin is what a mesh was built from, as its file keeps it.
+type Origin uint8
+
+const (
+	// OriginNone is the zero Mesh's.
+	OriginNone Origin = iota
+	// OriginRectangles is the rectangles of a grid's cells (FromGrid with
+	// Options.Rectangles).
+	OriginRectangles
+	// OriginGrid is the convex polygons FromGrid makes of a grid.
+	OriginGrid
+	// OriginGridRadius is FromGrid's mesh for an agent radius: polygons
+	// offset from the grid's walls.
+	OriginGridRadius
+	// OriginPolygons is FromPolygons' mesh, of no grid.
+	OriginPolygons
+)
+
+// Origin returns what m was built from and, for a mesh of a grid, the
+// grid's size (0, 0 otherwise), for tools that show it; a mesh read from a
+// file says what the file says. ReadFor, not this, checks a mesh against a
+// grid.
+func (m *Mesh) Origin() (o Origin, w, h int) {
+	switch {
+	case m.kind == rectMesh:
+		return OriginRectangles, m.w, m.h
+	case m.kind == convexGridMesh:
+		return OriginGrid, m.w, m.h
+	case m.kind == polygonMesh && m.bound != binding{}:
+		return OriginGridRadius, int(m.bound.w), int(m.bound.h)
+	case m.kind == polygonMesh:
+		return OriginPolygons, 0, 0
+	}
+	return OriginNone, 0, 0
+}
+
 // NumPolys returns the number of polygons.
 func (m *Mesh) NumPolys() int { return len(m.polys) }
 

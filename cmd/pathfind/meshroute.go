@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"encoding/binary"
 	"errors"
 	"flag"
 	"fmt"
@@ -226,50 +225,34 @@ var searchMesh = func(sr *navmesh.Searcher, from, to mgl64.Vec2, q navmesh.Query
 }
 
 // readMeshAlone reads the mesh file at path with navmesh.Read, for any map
-// or none, and says what its header tells of what it was built from.
+// or none, and says what the file tells of what it was built from.
 func readMeshAlone(path string) (*navmesh.Mesh, string, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, "", err
 	}
 	defer f.Close()
-	br := bufio.NewReader(f)
-	hdr, _ := br.Peek(meshHeaderSize) // too short a file: Read says so
-	source := meshSource(hdr)
-	m, err := navmesh.Read(br)
+	m, err := navmesh.Read(bufio.NewReader(f))
 	if err != nil {
 		return nil, "", fmt.Errorf("-mesh %s: %w", path, err)
 	}
-	return m, source, nil
+	return m, meshSource(m), nil
 }
 
-// meshHeaderSize is the size of a mesh file's header, version 1.
-const meshHeaderSize = 44
-
-// meshSource describes what the header of a mesh file, version 1, says the
-// mesh was built from, as navmesh/file.go lays it out: its source (1:
-// rectangles of a grid's cells, 3: convex polygons of a grid's cells, 2:
-// polygons) and, for a mesh of a grid, the grid's size. A mesh of
-// polygons that FromGrid built for an agent radius gives the grid's size
-// there too, and zero when built from polygons; the radius itself is only
-// in a fingerprint, which a map is needed to check.
-func meshSource(hdr []byte) string {
-	le := binary.LittleEndian
-	if len(hdr) < meshHeaderSize || string(hdr[:8]) != "CAIRNNAV" || le.Uint32(hdr[8:]) != 1 {
-		return "not given by the file"
-	}
-	w, h := le.Uint32(hdr[16:]), le.Uint32(hdr[20:])
+// meshSource describes what m was built from (navmesh.Mesh.Origin), and
+// what it is bound to.
+func meshSource(m *navmesh.Mesh) string {
+	o, w, h := m.Origin()
 	const bound = "; bound to that map and agent radius, which only -map can check"
-	switch le.Uint32(hdr[12:]) {
-	case 1:
+	switch o {
+	case navmesh.OriginRectangles:
 		return fmt.Sprintf("a %d×%d map, as rectangles of its cells (navbuild -map -rectangles)%s", w, h, bound)
-	case 3:
+	case navmesh.OriginGrid:
 		return fmt.Sprintf("a %d×%d map, as convex polygons (navbuild -map)%s", w, h, bound)
-	case 2:
-		if w == 0 {
-			return "polygons, not a map (navbuild -geojson); bound to no map"
-		}
+	case navmesh.OriginGridRadius:
 		return fmt.Sprintf("a %d×%d map, offset for an agent radius the file does not give (navbuild -map -radius)%s", w, h, bound)
+	case navmesh.OriginPolygons:
+		return "polygons, not a map (navbuild -geojson); bound to no map"
 	}
 	return "not given by the file"
 }
