@@ -93,8 +93,10 @@ func (g *Grid) setStops(x, y int) {
 func (g *Grid) setWalls(x, y int) {
 	ds := &g.diag
 	m := g.moves[y*g.pw+x]
-	ds.putBit(0, x-y+ds.ph-1, x, 2, m&(1<<dirSE) == 0)
-	ds.putBit(1, x+y, x, 2, m&(1<<dirNE) == 0)
+	for _, d := range [2]int{dirSE, dirNE} { // a wall bit serves both directions of its slope
+		sl, line, _ := ds.diagonal(x, y, d)
+		ds.putBit(sl, line, x, 2, m&(1<<d) == 0)
+	}
 }
 
 // run returns where the diagonal run from padded cell (x, y) in direction
