@@ -72,4 +72,20 @@ func stopBefore(r, s1, s2 []uint64, from int) int {
 	return -1 // not reached: the border is blocked
 }
 
+// scanStop runs the straight scan from padded cell (x, y) in direction d on
+// the bitsets: it returns the row or column the scan runs along, the
+// cell's position on it, and the position where the scan stops.
+func (b *bitsets) scanStop(x, y, d int) (line []uint64, from, stop int) {
+	var s1, s2 []uint64
+	if d == dirE || d == dirW {
+		line, s1, s2, from = b.row(y), b.row(y-1), b.row(y+1), x
+	} else {
+		line, s1, s2, from = b.col(x), b.col(x-1), b.col(x+1), y
+	}
+	if d == dirE || d == dirS {
+		return line, from, stopAfter(line, s1, s2, from)
+	}
+	return line, from, stopBefore(line, s1, s2, from)
+}
+
 func bitSet(words []uint64, i int) bool { return words[i>>6]&(1<<(i&63)) != 0 }

@@ -231,18 +231,6 @@ func (g *Grid) stopDist(i, d int) int {
 		return max(c, -c)
 	}
 	y := i / g.pw
-	x := i - y*g.pw
-	b := &g.bits
-	if d == dirE || d == dirW {
-		line, s1, s2 := b.row(y), b.row(y-1), b.row(y+1)
-		if d == dirE {
-			return stopAfter(line, s1, s2, x) - x
-		}
-		return x - stopBefore(line, s1, s2, x)
-	}
-	line, s1, s2 := b.col(x), b.col(x-1), b.col(x+1)
-	if d == dirS {
-		return stopAfter(line, s1, s2, y) - y
-	}
-	return y - stopBefore(line, s1, s2, y)
+	_, from, stop := g.bits.scanStop(i-y*g.pw, y, d)
+	return max(stop-from, from-stop)
 }

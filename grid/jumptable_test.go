@@ -13,21 +13,8 @@ import (
 
 // scanCode is the jump table entry of one scan, run on the bitsets.
 func (g *Grid) scanCode(x, y, d int) int16 {
-	b := &g.bits
-	var line, s1, s2 []uint64
-	from := x
-	if d == dirE || d == dirW {
-		line, s1, s2 = b.row(y), b.row(y-1), b.row(y+1)
-	} else {
-		line, s1, s2 = b.col(x), b.col(x-1), b.col(x+1)
-		from = y
-	}
-	if d == dirE || d == dirS {
-		p := stopAfter(line, s1, s2, from)
-		return code(bitSet(line, p), p-from)
-	}
-	p := stopBefore(line, s1, s2, from)
-	return code(bitSet(line, p), from-p)
+	line, from, p := g.bits.scanStop(x, y, d)
+	return code(bitSet(line, p), max(p-from, from-p))
 }
 
 // walkCode is the diagonal table entry of the run from padded cell (x, y)
