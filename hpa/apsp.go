@@ -45,6 +45,32 @@ type clusterAPSP struct {
 // level-l cluster c, whose nodes at level l are ms (two or more), and
 // fills d from a search from each node to the later ones.
 func (a *clusterAPSP) run(h *Graph, below, l int, c int32, ms []int32) {
+	a.compact(h, below, l, c)
+	k := len(ms)
+	if cap(a.d) < k*k {
+		a.d = make([]float64, k*k)
+	}
+	a.d = a.d[:k*k]
+	inf := math.Inf(1)
+	for i := range a.d {
+		a.d[i] = inf
+	}
+	for i, m := range ms[:k-1] {
+		a.search(a.local[m]-1, ms[i+1:])
+		for j := i + 1; j < k; j++ {
+			if t := a.local[ms[j]] - 1; a.done[t] == a.cur {
+				a.d[i*k+j], a.d[j*k+i] = a.dist[t], a.dist[t]
+			}
+		}
+	}
+	a.release()
+}
+
+// compact makes the compact copy of the graph of level below confined to
+// level-l cluster c: its nodes in a.ids (by level-1 cluster, row-major,
+// each cluster's in its order), local[id] set for each, and their edges
+// inside the cluster. release forgets local again.
+func (a *clusterAPSP) compact(h *Graph, below, l int, c int32) {
 	if len(a.local) < len(h.nodes) {
 		a.local = make([]int32, len(h.nodes))
 	}
@@ -79,24 +105,9 @@ func (a *clusterAPSP) run(h *Graph, below, l int, c int32, ms []int32) {
 	}
 	a.dist = a.dist[:v]
 	a.seen, a.done, a.target = a.seen[:v], a.done[:v], a.target[:v]
+}
 
-	k := len(ms)
-	if cap(a.d) < k*k {
-		a.d = make([]float64, k*k)
-	}
-	a.d = a.d[:k*k]
-	inf := math.Inf(1)
-	for i := range a.d {
-		a.d[i] = inf
-	}
-	for i, m := range ms[:k-1] {
-		a.search(a.local[m]-1, ms[i+1:])
-		for j := i + 1; j < k; j++ {
-			if t := a.local[ms[j]] - 1; a.done[t] == a.cur {
-				a.d[i*k+j], a.d[j*k+i] = a.dist[t], a.dist[t]
-			}
-		}
-	}
+func (a *clusterAPSP) release() {
 	for _, n := range a.ids {
 		a.local[n] = 0
 	}
@@ -104,8 +115,9 @@ func (a *clusterAPSP) run(h *Graph, below, l int, c int32, ms []int32) {
 
 // search runs Dijkstra from local node s until the targets (node IDs of
 // the cluster) are all settled, or the cluster is exhausted: done[n] ==
-// cur then marks the settled nodes, with their distances in dist.
-func (a *clusterAPSP) search(s int32, targets []int32) {
+// cur then marks the settled nodes, with their distances in dist. It
+// returns the nodes it settled.
+func (a *clusterAPSP) search(s int32, targets []int32) int {
 	a.cur++
 	if a.cur == 0 { // wrapped: forget every earlier search
 		clear(a.seen)
@@ -125,6 +137,7 @@ func (a *clusterAPSP) search(s int32, targets []int32) {
 	hp := &a.heap
 	hp.Reset()
 	hp.Push(0, s)
+	settled := 0
 	for hp.Len() > 0 && left > 0 {
 		top := hp.Pop()
 		u := top.Node
@@ -133,6 +146,7 @@ func (a *clusterAPSP) search(s int32, targets []int32) {
 			continue // settled already, or a stale entry
 		}
 		a.done[u] = cur
+		settled++
 		if a.target[u] == cur {
 			left--
 		}
@@ -146,6 +160,7 @@ func (a *clusterAPSP) search(s int32, targets []int32) {
 			hp.Push(math.Float64bits(nd), w)
 		}
 	}
+	return settled
 }
 
 // prune appends to dst, in the order of the pairs (i < j), the edges

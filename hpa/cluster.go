@@ -23,11 +23,14 @@ const windowClusters = 4
 // search, usually one cluster: its nodes are the rectangle's cells, numbered
 // row by row from its top-left corner, and its edges the legal steps that
 // stay inside it. NumNodes is the area of the largest window whatever the
-// rectangle, so one searcher serves them all without resizing its scratch.
+// rectangle, so one searcher serves them all without resizing its scratch
+// (or, with span 1, the area of one cluster, for a searcher that only ever
+// searches one).
 type cluster struct {
-	h  *Graph
-	r  image.Rectangle
-	cw int
+	h    *Graph
+	r    image.Rectangle
+	cw   int
+	span int // the largest rectangle's side, in clusters
 }
 
 func (c *cluster) set(id int32) { c.setRect(c.h.clusterRect(id)) }
@@ -48,7 +51,7 @@ func (c *cluster) cell(n int32) image.Point {
 }
 
 func (c *cluster) NumNodes() int {
-	side := windowClusters * c.h.cs
+	side := c.span * c.h.cs
 	return min(side, c.h.w) * min(side, c.h.h)
 }
 
@@ -107,8 +110,12 @@ type clusterSearch struct {
 	ids     []int32
 }
 
-func newClusterSearch(h *Graph) *clusterSearch {
-	cs := &clusterSearch{c: cluster{h: h}, jump: !h.costs && !h.four}
+func newClusterSearch(h *Graph) *clusterSearch { return newSpanSearch(h, windowClusters) }
+
+// newSpanSearch returns a cluster search whose rectangles are at most span
+// clusters on a side.
+func newSpanSearch(h *Graph, span int) *clusterSearch {
+	cs := &clusterSearch{c: cluster{h: h, span: span}, jump: !h.costs && !h.four}
 	cs.j.c = &cs.c
 	if cs.jump {
 		cs.s = core.NewSearcher(&cs.j)
@@ -154,6 +161,21 @@ func (cs *clusterSearch) searchFrom(c int32, p image.Point) int {
 	}
 	cs.setTargets(cs.targets...)
 	return cs.s.SearchAll(cs.c.id(p), cs.targets, core.Query{}).Expanded
+}
+
+// appendTreePath appends to dst the cells of the shortest path that the
+// latest searchFrom found from its cell to p, a cell of its cluster that
+// it settled: after its cell, p included, or, reversed, the path from p
+// back to its cell, after p.
+func (cs *clusterSearch) appendTreePath(dst []image.Point, p image.Point, reversed bool) []image.Point {
+	cs.ids = cs.s.AppendPath(cs.ids[:0], cs.c.id(p))
+	if !reversed {
+		return cs.appendCells(dst, cs.ids)
+	}
+	n0 := len(dst)
+	dst = cs.appendCells(append(dst, cs.c.cell(cs.ids[0])), cs.ids)
+	slices.Reverse(dst[n0:])
+	return append(dst[:n0], dst[n0+1:]...)
 }
 
 // nodeDist returns the cost from the latest searchFrom's cell to the i-th

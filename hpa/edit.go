@@ -83,8 +83,10 @@ func (h *Graph) clone(g *grid.Grid) *Graph {
 		n.levels[i].adj = slices.Clone(lv.adj)
 		n.levels[i].cm = slices.Clone(lv.cm)
 		n.levels[i].paths = make([]atomic.Pointer[levelPaths], len(lv.paths))
+		n.levels[i].tables = make([]atomic.Pointer[endTable], len(lv.tables))
 		for c := range lv.paths {
 			n.levels[i].paths[c].Store(lv.paths[c].Load())
+			n.levels[i].tables[c].Store(lv.tables[c].Load())
 		}
 	}
 	return n
@@ -150,6 +152,13 @@ func (h *Graph) update(changed image.Rectangle) {
 	for l := 2; l <= h.Levels() && len(dirty) > 0; l++ {
 		dirty = h.relevel(l, dirty)
 	}
+	u := h.scratch()
+	if h.Levels() == 1 { // the landmarks are on level 1, which has no list of what changed
+		h.measureLandmarks(&u.lm)
+	} else {
+		h.repairLandmarks(&u.lm, u.lmChanged) // a clone, without landmarks, measures them
+	}
+	u.lmChanged = u.lmChanged[:0]
 }
 
 // clusterCells returns the transition cells of cluster c, from its four
@@ -319,6 +328,7 @@ func (h *Graph) relevel(l int, dirty []int32) (changed []int32) {
 		lv.nmembers -= len(lv.cm[lc])
 		lv.cm[lc] = nil
 		lv.paths[lc].Store(nil) // found again when a query needs them
+		lv.tables[lc].Store(nil)
 	}
 	u := h.scratch()
 	if u.levels[l] == nil {
@@ -381,6 +391,9 @@ func (h *Graph) relevel(l int, dirty []int32) (changed []int32) {
 		if !same {
 			r := h.levelClusterRect(l, lc)
 			changed = append(changed, int32((r.Min.Y/h.cs)*h.ncx+r.Min.X/h.cs))
+			if l == h.Levels() {
+				u.lmChanged = append(append(u.lmChanged, oldCM[i]...), lv.cm[lc]...)
+			}
 		}
 	}
 	return changed
@@ -392,6 +405,10 @@ type updateScratch struct {
 	cs     *clusterSearch
 	intra  []intraEdge
 	levels [MaxLevels + 1]*levelScratch
+	lm     landmarkScratch
+	// The old and new nodes of the top-level clusters the update rebuilt
+	// with other nodes or edges.
+	lmChanged []int32
 }
 
 // scratch returns h's update scratch, made at the first update.

@@ -14,11 +14,14 @@
 // cost is that of the shortest path between them that stays inside the
 // cluster.
 //
-// A [Searcher] joins its start and goal to the nodes of their clusters
-// (without touching the shared [Graph]), searches the abstract graph with
-// core A* (the top level's edges, and near each end those of the levels
-// below), and refines each abstract edge back into cells; the graph keeps the paths that refinement
-// searched between two nodes. Starts and goals in the same or neighbouring
+// A [Searcher] joins its start and goal to the nodes of their clusters at
+// every level up to the one that separates them (without touching the
+// shared [Graph]: a search of the end's level-1 cluster, then the tables of
+// distances that the graph keeps per cluster, found when a query first
+// needs them), searches that level's graph with core A* (guided on the top
+// level by landmarks: the triangle inequality on distances from a few
+// nodes), and refines each abstract edge back into cells; the graph keeps
+// the paths that refinement searched between two nodes. Starts and goals in the same or neighbouring
 // clusters are first searched directly on the grid, inside their clusters'
 // bounding box grown by one cluster on every side: exact unless the shortest
 // path leaves that window. A query can also be answered a piece at a time
@@ -26,12 +29,13 @@
 //
 // A map that changes is edited in place with [grid.Grid.SetCells]; then
 // [Graph.Update] rebuilds, in place, only the clusters the edit reaches and
-// those above them.
+// those above them (and measures the top level's landmarks again).
 //
 // Coordinates and costs are the grid's: cell (x, y), row 0 at the top, a
 // straight step costs 1 and a diagonal one √2, times the terrain multipliers.
 // The abstract heuristic is the octile distance between cells (Manhattan on
-// 4-connected grids); it is admissible and consistent for any terrain.
+// 4-connected grids), raised on the top level by the landmarks' bound; it
+// is admissible and consistent for any terrain.
 package hpa
 
 import (
@@ -143,6 +147,7 @@ type Graph struct {
 
 	entrances int
 	levels    []level        // levels 2 and up
+	lm        *landmarks     // of the top level (landmarks.go)
 	upd       *updateScratch // of in-place updates, under mu
 }
 

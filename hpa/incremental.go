@@ -128,7 +128,7 @@ func (c *costSum) cost() float64 {
 const (
 	slicedNone     = iota // no sliced query, or its searches are over
 	slicedWindow          // the direct search of the window around the ends
-	slicedInsert          // joining the ends to the graph
+	slicedInsert          // joining the ends to the graph, first filling the tables they need
 	slicedAbstract        // the abstract search
 )
 
@@ -140,6 +140,12 @@ type sliced struct {
 	top      int
 	win      *core.Sliced // on the window's cells
 	abs      *core.Sliced // on the abstract view
+	// A table being filled, of level fillL's cluster fillC, up to row
+	// fillRow.
+	fill    *endTable
+	fillL   int
+	fillC   int32
+	fillRow int
 }
 
 // BeginSliced starts a sliced query: [Searcher.Step] then runs its searches
@@ -165,6 +171,7 @@ func (sr *Searcher) BeginSliced(from, to image.Point, q Query) error {
 	}
 	sr.sl.from, sr.sl.to, sr.sl.q = from, to, q
 	sr.sl.phase = slicedInsert
+	sr.sl.fill = nil
 	if w, near := sr.window(from, to); near {
 		if sr.sl.win == nil {
 			if sr.cs.jump {
@@ -183,8 +190,11 @@ func (sr *Searcher) BeginSliced(from, to image.Point, q Query) error {
 }
 
 // Step runs a sliced query on: at most n expansions of the window's or the
-// abstract graph's search (n ≤ 0 counts as 1), or the searches that join
-// start and goal to the graph (the cells of each end's cluster). Its result's status is
+// abstract graph's search (n ≤ 0 counts as 1), or the searches that fill
+// the tables of the ends' clusters that no query has needed before, a
+// search from one node of the cluster at a time until about n nodes are
+// settled, or the searches that join start and goal to the graph (the
+// cells of each end's level-1 cluster). Its result's status is
 // core.InProgress while searches remain, then core.Found or
 // core.Unreachable, as Begin's would be; its expansions count those so far.
 // Without a sliced query it returns the latest result. A graph whose grid
@@ -223,6 +233,9 @@ func (sr *Searcher) Step(n int) (Result, error) {
 		sl.phase = slicedInsert // the window holds no path: the graph does
 	case slicedInsert:
 		sl.top = sr.topLevel(sl.from, sl.to, sl.q)
+		if !sr.fillTables(n) {
+			return sr.inc, nil
+		}
 		sr.inc.Expanded += sr.insertEnds(sl.from, sl.to, sl.top)
 		if sl.abs == nil {
 			sl.abs = core.NewSliced(&sr.view)
@@ -239,8 +252,8 @@ func (sr *Searcher) Step(n int) (Result, error) {
 		case core.InProgress:
 			return sr.inc, nil
 		case core.Found:
-			sr.apath = sl.abs.AppendPath(sr.apath[:0], r.End)
-			sr.pending = sr.abstractFound(sr.pending[:0], sl.from, sl.top)
+			sr.raw = sl.abs.AppendPath(sr.raw[:0], r.End)
+			sr.pending = sr.abstractFound(sr.pending[:0], sl.from, sr.raw, sl.top)
 			sr.inc.Status, sr.inc.Cost = core.Found, r.Cost
 		default:
 			sr.inc.Status = core.Unreachable // cannot happen on a connected pair, as in begin
@@ -249,6 +262,34 @@ func (sr *Searcher) Step(n int) (Result, error) {
 		return sr.inc, nil
 	}
 	return sr.inc, nil
+}
+
+// fillTables does a part of the filling of the tables that the ends of the
+// sliced query need, for Step with budget n, and reports whether they are
+// all there.
+func (sr *Searcher) fillTables(n int) bool {
+	h, sl := sr.h, &sr.sl
+	for l := 2; l <= sl.top; l++ {
+		for _, p := range [2]image.Point{sl.from, sl.to} {
+			c := h.clusterAt(l, p)
+			lv := &h.levels[l-2]
+			if lv.tables[c].Load() != nil {
+				continue
+			}
+			if sl.fill == nil || sl.fillL != l || sl.fillC != c {
+				sl.fill, sl.fillL, sl.fillC, sl.fillRow = sr.ap.newTable(h, l, c, lv.cm[c]), l, c, 0
+			}
+			var settled int
+			sl.fillRow, settled = sr.ap.fillRows(h, sl.fill, l, c, lv.cm[c], sl.fillRow, max(n, 1))
+			sr.inc.Expanded += settled
+			if sl.fillRow == len(lv.cm[c]) {
+				h.keepTable(l, c, sl.fill)
+				sl.fill = nil
+			}
+			return false
+		}
+	}
+	return true
 }
 
 // drop ends any incremental or sliced query in progress.

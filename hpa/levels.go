@@ -40,6 +40,9 @@ type level struct {
 	// Per cluster: the paths of the level below between its nodes that
 	// queries refined, as the level's clusterPaths do for cells.
 	paths []atomic.Pointer[levelPaths]
+	// Per cluster: its table of distances to the level below, for the
+	// joins of queries' ends (lift.go), once a query has needed it.
+	tables []atomic.Pointer[endTable]
 }
 
 // levelPaths keeps the paths inside one cluster of a level above the first
@@ -110,12 +113,13 @@ func (h *Graph) levelClusterRect(l int, c int32) image.Rectangle {
 
 // buildLevels adds levels 2 to levels to a graph whose level 1 is complete,
 // each from the one below, running the cluster searches on
-// runtime.GOMAXPROCS goroutines.
+// runtime.GOMAXPROCS goroutines, and measures the top level's landmarks.
 func (h *Graph) buildLevels(levels int) {
 	h.levels = nil
 	for l := 2; l <= levels; l++ {
 		h.levels = append(h.levels, h.buildLevel(l))
 	}
+	h.measureLandmarks(&landmarkScratch{})
 }
 
 func (h *Graph) buildLevel(l int) level {
@@ -164,6 +168,7 @@ func (h *Graph) buildLevel(l int) level {
 	}
 	lv.cm = members
 	lv.paths = make([]atomic.Pointer[levelPaths], len(members))
+	lv.tables = make([]atomic.Pointer[endTable], len(members))
 	lv.nedges = len(edges)
 	for _, ms := range members {
 		lv.nmembers += len(ms)

@@ -16,7 +16,8 @@ type Query struct {
 	// MaxLevel caps the level of the abstract search, from 1 to
 	// [Graph.Levels]; 0, or a level above the graph's, means no cap. A
 	// lower level searches more abstract nodes, and may find a shorter
-	// path: with MaxLevel 1 a query answers as on a graph of one level.
+	// path: with MaxLevel 1 a query finds a path of the cost it would find
+	// on a graph of one level.
 	MaxLevel int
 }
 
@@ -38,8 +39,9 @@ type Result struct {
 }
 
 // Searcher answers path queries on one [Graph] and owns the scratch memory
-// of its searches: about 28 bytes per abstract node and 16 per cell of a window
-// of 4×4 clusters, whatever the size of the map, and as much again once it
+// of its searches: about 32 bytes per abstract node and 16 per cell of a
+// window of 4×4 clusters and of two more clusters, whatever the size of the
+// map (at 4096², with clusters of 32 cells, about 2 MB), and as much again once it
 // runs a sliced query (whose searches have scratch of their own). It stays
 // valid across in-place updates of its graph. It is not safe for
 // concurrent use; give each goroutine its own. After its buffers have grown,
@@ -52,15 +54,22 @@ type Searcher struct {
 	view  view
 	abs   *core.Searcher
 	adist absDist
-	apath []int32
-	// The start's out-edges and the goal's in-edges to the nodes of their
-	// level-1 clusters, as edges from the start or to the goal; and per
-	// level l (index l−1) the node sequence of the latest refinement at
-	// that level.
-	startEdges []core.Edge
-	goalEdges  []core.Edge
-	seq        [MaxLevels][]int32
-	lastLevel  int // level of the latest abstract search, 0 when none
+	// The abstract path of the latest query, its ends joined level by
+	// level to the top (lift.go), and the level of each step: the level
+	// of the cluster it stays in, or of the border it crosses.
+	apath  []int32
+	alevel []int8
+	raw    []int32 // the abstract search's path, before the joins
+	// The start and the goal joined to each level (lift.go): the searches
+	// of their level-1 clusters, whose trees also give the first and last
+	// steps of the path, and the scratch of the cluster tables they read;
+	// and per level l (index l−1) the node sequence of the latest
+	// refinement at that level.
+	ends      [2]endLift
+	ins       [2]*clusterSearch
+	ap        clusterAPSP
+	seq       [MaxLevels][]int32
+	lastLevel int // level of the latest abstract search, 0 when none
 
 	// The refinement in progress, its deepest level last; empty once the
 	// path is complete.
@@ -92,6 +101,7 @@ func NewSearcher(h *Graph) *Searcher {
 	h.mu.RLock()
 	defer h.mu.RUnlock()
 	sr := &Searcher{h: h, cs: newClusterSearch(h)}
+	sr.ins = [2]*clusterSearch{newSpanSearch(h, 1), newSpanSearch(h, 1)}
 	sr.view.h = h
 	sr.view.goalCost = make([]float64, len(h.nodes))
 	sr.view.goalStamp = make([]uint32, len(h.nodes))
@@ -109,14 +119,7 @@ type view struct {
 	level   int   // whose edges are followed
 	confine int   // 0, or the level whose cluster confines the search
 	cluster int32 // that cluster
-	// mixed marks a query's abstract search, which follows each node's
-	// edges at the level levelOf gives it, up to top, rather than level's;
-	// ends[l] holds the level-l clusters of start and goal, for l from 2 to
-	// top, as cell rectangles.
-	mixed bool
-	top   int
-	ends  [MaxLevels + 1][2]image.Rectangle
-	start []core.Edge
+	start   []core.Edge
 	// Edges into the goal: from node n when goalStamp[n] == stamp.
 	goalCost  []float64
 	goalStamp []uint32
@@ -142,22 +145,6 @@ func (v *view) setGoal(edges []core.Edge) {
 	}
 }
 
-// levelOf returns the level at which a query's abstract search follows
-// node n's edges: one below the lowest level at which n shares a cluster
-// with the start or the goal (level 1 in their level-2 clusters), and the
-// top level where it shares none below the top's. A node is reached only
-// at its level or above it: an edge leaves a level-l cluster only across a
-// level-l border, onto a node of level l.
-func (v *view) levelOf(n int32) int {
-	p := v.h.nodes[n].cell()
-	for l := 2; l <= v.top; l++ {
-		if p.In(v.ends[l][0]) || p.In(v.ends[l][1]) {
-			return l - 1
-		}
-	}
-	return v.top
-}
-
 func (v *view) inside(n int32) bool {
 	return v.confine == 0 || v.h.clusterAt(v.confine, v.h.nodes[n].cell()) == v.cluster
 }
@@ -175,8 +162,8 @@ func (v *view) AppendEdges(dst []core.Edge, n int32) []core.Edge {
 		}
 		return dst // the goal: the search ends there
 	}
-	if v.mixed {
-		dst = append(dst, h.edgesAt(v.levelOf(n), n)...)
+	if v.confine == 0 {
+		dst = append(dst, h.edgesAt(v.level, n)...)
 	} else {
 		for _, e := range h.edgesAt(v.level, n) {
 			if v.inside(e.To) {
@@ -195,6 +182,7 @@ type absDist struct {
 	h        *Graph
 	from, to image.Point // the query's start and goal
 	target   image.Point // the cell the current search heads for
+	alt      altBound    // the landmark bound of a query's abstract search
 }
 
 func (d *absDist) Estimate(n int32) float64 {
@@ -202,6 +190,7 @@ func (d *absDist) Estimate(n int32) float64 {
 	switch nn := int32(len(d.h.nodes)); {
 	case n < nn:
 		p = d.h.nodes[n].cell()
+		return d.alt.estimate(d.h.distance(p, d.target), n)
 	case n == nn:
 		p = d.from
 	default:
@@ -237,14 +226,18 @@ func (h *Graph) near(a, b int32) bool {
 // from an A* search of the cells of their bounding box grown by one cluster
 // on every side (4×4 clusters at most), exact within that window. Otherwise,
 // or when the window holds no path, start and goal are joined to the
-// abstract nodes of their clusters by one Dijkstra search each, the abstract
-// graph is searched with A*, and each abstract edge is refined into cells
-// by an A* search inside its cluster (the first time: the graph keeps the
-// path of an edge between two nodes for later queries); the path is then
-// usually a few per cent longer than optimal. The cost is that of the
-// searches, which touch a few clusters and the abstract nodes near the path;
-// it allocates only while its buffers grow, when dst lacks room, and when
-// it keeps a path it searched.
+// abstract nodes of their level-1 clusters by one Dijkstra search each, and
+// from those to the nodes of their clusters at each level up to the one
+// that separates them, through each cluster's table of distances to the
+// level below (found the first time a query needs it, then kept by the
+// graph); the abstract graph of that level is searched with A*, guided by
+// landmarks on the top level, and each abstract edge is refined into cells
+// level by level (the first time by an A* search inside its cluster: the
+// graph keeps the path of an edge between two nodes for later queries); the
+// path is then usually a few per cent longer than optimal. The cost is
+// that of the searches, which touch a few clusters and the abstract nodes
+// near the path; it allocates only while its buffers grow, when dst lacks
+// room, and when it keeps a path or a table it searched.
 //
 // q.MaxLevel, when set, caps the level of the abstract search.
 //
@@ -331,8 +324,8 @@ func (sr *Searcher) begin(dst []image.Point, from, to image.Point, q Query) ([]i
 		// crosses an entrance, whose transition is reachable along it.
 		return dst, Result{Status: core.Unreachable, Expanded: exp}, nil
 	}
-	sr.apath = sr.abs.AppendPath(sr.apath[:0], r.End)
-	dst = sr.abstractFound(dst, from, top)
+	sr.raw = sr.abs.AppendPath(sr.raw[:0], r.End)
+	dst = sr.abstractFound(dst, from, sr.raw, top)
 	return dst, Result{Status: core.Found, Cost: r.Cost, Expanded: exp}, nil
 }
 
@@ -380,51 +373,68 @@ func (sr *Searcher) topLevel(from, to image.Point, q Query) int {
 	return 1
 }
 
-// insertEnds joins start and goal to the nodes of their level-1 clusters
-// and sets the view up for the abstract search up to level top; it returns
-// the nodes expanded. The ends are joined at level 1 only: the abstract
-// search follows, around each end, the edges of the levels below the top
-// (view.levelOf), where HPA* would join each end to every level by an
-// exhaustive search of its cluster there (for a level-3 cluster of a 4096²
-// map, some 450 nodes of level 2 each time). The distances are the same:
-// an edge of level l between two nodes of a cluster is the shortest path
-// between them in the level below confined to the cluster.
+// insertEnds joins start and goal to the nodes of their clusters at each
+// level up to top (at level 1 by a search of the cluster's cells, above it
+// through the clusters' tables; see lift.go) and sets the view up for the
+// abstract search of level top; it returns the nodes expanded.
 func (sr *Searcher) insertEnds(from, to image.Point, top int) int {
 	h := sr.h
 	sr.adist.from, sr.adist.to = from, to
-	var e1, e2 int
-	sr.startEdges, e1 = sr.insert(sr.startEdges[:0], from)
-	sr.goalEdges, e2 = sr.insert(sr.goalEdges[:0], to)
-	v := &sr.view
-	v.level, v.confine, v.mixed, v.top = top, 0, true, top
-	for l := 2; l <= top; l++ {
-		v.ends[l][0] = h.levelClusterRect(l, h.clusterAt(l, from))
-		v.ends[l][1] = h.levelClusterRect(l, h.clusterAt(l, to))
+	exp := 0
+	for i, p := range [2]image.Point{from, to} {
+		e := &sr.ends[i]
+		var n int
+		e.edges[1], n = sr.insert(e.edges[1][:0], p, sr.ins[i])
+		exp += n
+		for l := 2; l <= top; l++ {
+			exp += e.lift(h, &sr.ap, l, h.clusterAt(l, p))
+		}
 	}
-	v.start = sr.startEdges
-	v.setGoal(sr.goalEdges)
+	v := &sr.view
+	v.level, v.confine = top, 0
+	v.start = sr.ends[0].edges[top]
+	v.setGoal(sr.ends[1].edges[top])
 	sr.adist.target = to
-	return e1 + e2
+	sr.adist.alt.set(h, top, sr.ends[1].edges[top])
+	return exp
 }
 
-// abstractFound sets up the refinement of sr.apath, the abstract path
-// found up to level top, and appends from, its first cell, to dst.
-func (sr *Searcher) abstractFound(dst []image.Point, from image.Point, top int) []image.Point {
+// abstractFound sets up the refinement of path, the abstract path found
+// at level top from the start (node N) to the goal (node N+1), and
+// appends from, its first cell, to dst: sr.apath is path with each end's
+// joins spelled out (the nodes of the levels below by which it reaches its
+// top-level node), and sr.alevel the level of each step.
+func (sr *Searcher) abstractFound(dst []image.Point, from image.Point, path []int32, top int) []image.Point {
 	sr.lastLevel = top
+	r := len(path) - 1 // the goal
+	sr.apath = append(sr.apath[:0], path[0])
+	sr.alevel = sr.alevel[:0]
+	sr.apath, sr.alevel = sr.ends[0].appendChain(sr.h, sr.apath, sr.alevel, top, path[1])
+	for _, n := range path[2:r] {
+		sr.apath = append(sr.apath, n)
+		sr.alevel = append(sr.alevel, int8(top))
+	}
+	// The goal's chain runs from the goal up to path[r−1]: reversed, it
+	// runs down to the goal, and its first node is path[r−1], in place.
+	i, j := len(sr.apath), len(sr.alevel)
+	sr.apath, sr.alevel = sr.ends[1].appendChain(sr.h, sr.apath, sr.alevel, top, path[r-1])
+	slices.Reverse(sr.apath[i:])
+	slices.Reverse(sr.alevel[j:])
+	sr.apath = append(append(sr.apath[:i], sr.apath[i+1:]...), path[r])
 	sr.frames = append(sr.frames[:0], refineFrame{level: 0, path: sr.apath, k: 1})
 	return append(dst, from)
 }
 
 // insert joins cell p to the nodes of its level-1 cluster by a Dijkstra
-// search of the cluster's cells, appending to edges one edge per node p
-// reaches, from p (or, by symmetry, to p); it returns the edges and the
-// cells expanded.
-func (sr *Searcher) insert(edges []core.Edge, p image.Point) ([]core.Edge, int) {
+// search of the cluster's cells with cs, appending to edges one edge per
+// node p reaches, from p (or, by symmetry, to p); it returns the edges and
+// the cells expanded.
+func (sr *Searcher) insert(edges []core.Edge, p image.Point, cs *clusterSearch) ([]core.Edge, int) {
 	h := sr.h
 	c := h.clusterOf(p)
-	exp := sr.cs.searchFrom(c, p)
+	exp := cs.searchFrom(c, p)
 	for i, id := range h.cnodes[c] {
-		if d, ok := sr.cs.nodeDist(i); ok {
+		if d, ok := cs.nodeDist(i); ok {
 			edges = append(edges, core.Edge{To: id, Cost: d})
 		}
 	}
@@ -451,13 +461,10 @@ func (sr *Searcher) refine(dst []image.Point, n int) ([]image.Point, int, error)
 		}
 		l := f.level
 		a, b := f.path[f.k-1], f.path[f.k]
-		f.k++
-		if l == 0 { // the abstract path: each edge at the level it was followed at
-			l = 1
-			if a < nn {
-				l = sr.view.levelOf(a)
-			}
+		if l == 0 { // the abstract path: each step at its own level
+			l = int(sr.alevel[f.k-1])
 		}
+		f.k++
 		pa, pb := sr.endCell(a), sr.endCell(b)
 		if a < nn && b < nn && h.clusterAt(l, pa) != h.clusterAt(l, pb) {
 			dst = append(dst, pb) // an inter-cluster step
@@ -472,10 +479,15 @@ func (sr *Searcher) refine(dst []image.Point, n int) ([]image.Point, int, error)
 				c = h.clusterOf(pb)
 			}
 			var e int
-			var ok bool
-			if a < nn && b < nn { // between two nodes: maybe found before
+			ok := true
+			switch {
+			case a == nn: // the first step: from the start's insertion tree
+				dst = sr.ins[0].appendTreePath(dst, pb, false)
+			case b == nn+1: // the last: from the goal's, reversed
+				dst = sr.ins[1].appendTreePath(dst, pa, true)
+			case a < nn && b < nn: // between two nodes: maybe found before
 				dst, e, ok = sr.cs.appendNodePath(dst, c, a, b)
-			} else {
+			default:
 				dst, e, ok = sr.cs.appendPath(dst, c, pa, pb)
 			}
 			exp += e
@@ -501,10 +513,11 @@ func (sr *Searcher) refine(dst []image.Point, n int) ([]image.Point, int, error)
 			}
 		}
 		// Only level-1 edges join the ends: this one is between two nodes.
-		sr.view.level, sr.view.confine, sr.view.cluster, sr.view.mixed = l-1, l, lc, false
+		sr.view.level, sr.view.confine, sr.view.cluster = l-1, l, lc
 		sr.view.start = nil
 		sr.view.setGoal(nil)
 		sr.adist.target = pb
+		sr.adist.alt.lm = nil
 		r := sr.abs.Search(a, b, &sr.adist, core.Query{})
 		exp += r.Expanded
 		if r.Status != core.Found {
@@ -525,11 +538,11 @@ func (sr *Searcher) refine(dst []image.Point, n int) ([]image.Point, int, error)
 
 // AppendAbstract appends the cells of the abstract path of the latest query,
 // start and goal included, and returns the extended slice and the level it
-// searched: its nodes are of that level, but for those in the clusters of
-// the levels below around the start and the goal, whose edges the search
-// follows there (l−1 inside an end's level-l cluster); after a query that searched no abstract
-// graph (answered within a window of clusters, unreachable, or an error) it
-// appends nothing and reports level 0.
+// searched: its nodes are of that level, but for those by which the start
+// and the goal reach it, which are of the levels below (inside an end's
+// level-l cluster, nodes of level l−1); after a query that searched no
+// abstract graph (answered within a window of clusters, unreachable, or an
+// error) it appends nothing and reports level 0.
 func (sr *Searcher) AppendAbstract(dst []image.Point) ([]image.Point, int) {
 	sr.h.mu.RLock()
 	defer sr.h.mu.RUnlock()

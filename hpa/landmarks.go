@@ -1,0 +1,453 @@
+package hpa
+
+import (
+	"cmp"
+	"image"
+	"math"
+
+	"github.com/cairn-nav/cairn/core"
+	"github.com/cairn-nav/cairn/internal/radix"
+)
+
+// Landmarks sharpen the abstract search's estimate on the top level (ALT:
+// A*, landmarks and the triangle inequality, Goldberg and Harrelson 2005).
+// A graph keeps, for a few landmark nodes of its top level, the distance
+// from each to every node of that level in the top level's graph. For a
+// landmark L and two nodes a and b, d(a, b) ≥ |d(L, b) − d(L, a)|.
+//
+// A query's goal is not a node of the top level, but its abstract search
+// reaches the goal only through the top-level nodes T of the goal's
+// cluster there, by an edge of cost c(T), the distance inside that cluster
+// (see lift.go), so d(n, goal) ≥ min over T of (|d(L, T) − d(L, n)| + c(T)).
+// Relaxing the absolute value both ways gives max(P − d(L, n), d(L, n) − Q),
+// with P = min (d(L, T) + c(T)) and Q = max (d(L, T) − c(T)), two numbers
+// per landmark made once per query. A node's estimate is the largest of
+// these and the octile distance. It never overestimates, and it is
+// consistent: on the level's edges by the triangle inequality, on an edge
+// into the goal as P ≤ d(L, T) + c(T) and Q ≥ d(L, T) − c(T), and on the
+// start's edges as the octile distance is.
+//
+// The landmarks are the nodes of the top level nearest the map's four
+// corners (octile distance between cells, ties to the least cell, row then
+// column); one in a small part of its own, cut off from the rest, bounds
+// nothing but does no harm. The choice and the distances depend on
+// the graph alone, not on its node IDs (Dijkstra's values do not depend on
+// the order of the heap; see clusterAPSP), so a graph updated in place and
+// one built afresh get the same bounds and answer queries alike.
+//
+// An update does not measure them again: it repairs each landmark's
+// shortest-path tree. The nodes of the top-level clusters it rebuilt, and
+// every node below one of them in a tree, lose their distances; the others
+// keep theirs, as their paths avoid the rebuilt clusters and so still
+// exist at the same cost. A Dijkstra search seeded with the lost nodes'
+// best distances through kept neighbours then settles them again, and
+// lowers any kept node that a rebuilt cluster now brings nearer. Its
+// values are a fresh search's bit for bit (each is still the least, over
+// the paths to it, of the path's cost summed from the landmark). A landmark
+// whose node changes is measured again from scratch.
+
+// numLandmarks is how many landmarks a graph keeps: one per corner.
+const numLandmarks = 4
+
+// landmarks are a graph's landmark distances on one level, a row per node
+// of the level and a column per landmark.
+type landmarks struct {
+	level int // the level they are measured on: the graph's top
+	k     int // columns: numLandmarks, or 0 for a level of fewer than two nodes
+	node  [numLandmarks]int32
+	slot  []int32 // per node ID: its row plus one, 0 for a node absent from the level
+	ids   []int32 // per row: its node ID, −1 for a free row
+	free  []int32 // free rows
+	// Per row, k entries: the distance from each landmark (+Inf where
+	// none) and the row before it on the landmark's tree (−1 at the
+	// landmark and where none).
+	dist []float64
+	par  []int32
+}
+
+// row returns the distances from the landmarks to node n, or nil for a
+// node without them.
+func (lm *landmarks) row(n int32) []float64 {
+	if int(n) >= len(lm.slot) {
+		return nil
+	}
+	s := int(lm.slot[n])
+	if s == 0 {
+		return nil
+	}
+	return lm.dist[(s-1)*lm.k : s*lm.k]
+}
+
+// landmarkScratch is the reusable memory of measuring landmarks.
+type landmarkScratch struct {
+	head, next, lost, rows []int32
+	mark, done             []uint32
+	cur                    uint32
+	heap                   radix.Heap
+}
+
+// stamp starts a new generation of sc.mark and sc.done for n rows.
+func (sc *landmarkScratch) stamp(n int) uint32 {
+	sc.mark, sc.done = grow(sc.mark, n), grow(sc.done, n)
+	sc.cur++
+	if sc.cur == 0 {
+		clear(sc.mark)
+		clear(sc.done)
+		sc.cur = 1
+	}
+	return sc.cur
+}
+
+// grow returns s resliced to n elements, keeping its elements, made anew
+// when it lacks room.
+func grow[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return append(s[:cap(s)], make([]T, n-cap(s))...)[:n]
+	}
+	return s[:n]
+}
+
+// isMember reports whether node n is a node of level l.
+func (h *Graph) isMember(l int, n int32) bool {
+	return int(n) < len(h.nodes) && h.nodes[n].cluster >= 0 && len(h.edgesAt(l, n)) > 0
+}
+
+// measureLandmarks measures the landmarks of h's top level from scratch.
+// It is O(k · (V log V + E)) for the level's V nodes and E edges: at 4096²,
+// some 5 500 nodes and 50 000 edges.
+func (h *Graph) measureLandmarks(sc *landmarkScratch) {
+	top := h.Levels()
+	lm := &landmarks{level: top, slot: make([]int32, len(h.nodes))}
+	h.lm = lm
+	for n := range int32(len(h.nodes)) {
+		if h.isMember(top, n) {
+			lm.ids = append(lm.ids, n)
+			lm.slot[n] = int32(len(lm.ids))
+		}
+	}
+	if len(lm.ids) < 2 {
+		lm.ids, lm.slot = nil, nil
+		return
+	}
+	lm.k = numLandmarks
+	lm.dist = make([]float64, len(lm.ids)*lm.k)
+	lm.par = make([]int32, len(lm.ids)*lm.k)
+	lm.node = lm.choose(h, sc, nil)
+	for i := range lm.k {
+		lm.measure(h, sc, i)
+	}
+}
+
+// repairLandmarks brings h's landmarks up to date after an in-place update
+// that rebuilt the top-level clusters whose old and new nodes are changed
+// (node IDs, in any order, repeats allowed), as the top of this file says.
+// Its cost is a Dijkstra search over the nodes that lost their distances,
+// and O(V) besides for the level's V nodes; without landmarks, or when
+// the top level's node count passes from under two to more, it measures
+// them from scratch.
+func (h *Graph) repairLandmarks(sc *landmarkScratch, changed []int32) {
+	top := h.Levels()
+	lm := h.lm
+	if lm == nil || lm.level != top || lm.k == 0 {
+		h.measureLandmarks(sc)
+		return
+	}
+	if len(changed) == 0 {
+		return
+	}
+	k := lm.k
+	if len(lm.slot) < len(h.nodes) {
+		lm.slot = grow(lm.slot, len(h.nodes))
+	}
+	// The rows of the changed nodes; rows of nodes that left the level
+	// are freed (after the repair: the trees still pass through them), new
+	// nodes get rows.
+	cur := sc.stamp(len(h.nodes))
+	lost := sc.lost[:0]
+	var freed []int32
+	for _, n := range changed {
+		if sc.mark[n] == cur {
+			continue
+		}
+		sc.mark[n] = cur
+		r := lm.slot[n] - 1
+		member := h.isMember(top, n)
+		switch {
+		case r >= 0 && !member:
+			freed = append(freed, r)
+			lm.slot[n] = 0
+			lm.ids[r] = -1
+		case r < 0 && member:
+			r = lm.newRow(n)
+		}
+		if r >= 0 {
+			lost = append(lost, r)
+		}
+	}
+	sc.lost = lost
+	node := lm.choose(h, sc, lost)
+	for i := range k {
+		if node[i] != lm.node[i] {
+			lm.node[i] = node[i]
+			lm.measure(h, sc, i)
+		} else {
+			lm.repair(h, sc, i, lost)
+		}
+	}
+	for _, r := range freed {
+		for i := range k {
+			lm.dist[int(r)*k+i], lm.par[int(r)*k+i] = math.Inf(1), -1
+		}
+	}
+	lm.free = append(lm.free, freed...)
+	if len(lm.ids)-len(lm.free) < 2 {
+		h.measureLandmarks(sc)
+	}
+}
+
+// newRow gives node n a row, with no distances yet.
+func (lm *landmarks) newRow(n int32) int32 {
+	var r int32
+	if f := len(lm.free); f > 0 {
+		r = lm.free[f-1]
+		lm.free = lm.free[:f-1]
+		lm.ids[r] = n
+	} else {
+		r = int32(len(lm.ids))
+		lm.ids = append(lm.ids, n)
+		for range lm.k {
+			lm.dist = append(lm.dist, 0)
+			lm.par = append(lm.par, 0)
+		}
+	}
+	lm.slot[n] = r + 1
+	for i := range lm.k {
+		lm.dist[int(r)*lm.k+i], lm.par[int(r)*lm.k+i] = math.Inf(1), -1
+	}
+	return r
+}
+
+// choose returns the landmarks: per corner of the map, the row nearest it
+// (−1 for none). With lost not nil, the rows of the nodes an update
+// changed, it starts from the current landmarks and looks only at those
+// rows, as the others are as they were; a landmark that is itself one of
+// them is looked for again among all rows.
+func (lm *landmarks) choose(h *Graph, sc *landmarkScratch, lost []int32) [numLandmarks]int32 {
+	corners := [numLandmarks]image.Point{{0, 0}, {h.w - 1, 0}, {0, h.h - 1}, {h.w - 1, h.h - 1}}
+	var out [numLandmarks]int32
+	if lost != nil {
+		cur := sc.stamp(len(lm.ids))
+		for _, r := range lost {
+			sc.mark[r] = cur
+		}
+		for i, a := range corners {
+			out[i] = lm.node[i]
+			if out[i] < 0 || sc.mark[out[i]] == cur {
+				out[i] = lm.nearest(h, a)
+				continue
+			}
+			for _, r := range lost {
+				if lm.nearer(h, a, r, out[i]) {
+					out[i] = r
+				}
+			}
+		}
+		return out
+	}
+	for i, a := range corners {
+		out[i] = lm.nearest(h, a)
+	}
+	return out
+}
+
+// nearest returns the row of a node nearest cell a, −1 for none.
+func (lm *landmarks) nearest(h *Graph, a image.Point) int32 {
+	best := int32(-1)
+	for r := range int32(len(lm.ids)) {
+		if lm.nearer(h, a, r, best) {
+			best = r
+		}
+	}
+	return best
+}
+
+// nearer reports whether row r holds a node and is nearer cell a than row
+// than (−1 for none), ties to the least cell.
+func (lm *landmarks) nearer(h *Graph, a image.Point, r, than int32) bool {
+	if lm.ids[r] < 0 {
+		return false
+	}
+	if than < 0 {
+		return true
+	}
+	p, q := h.nodes[lm.ids[r]].cell(), h.nodes[lm.ids[than]].cell()
+	dp, dq := h.distance(a, p), h.distance(a, q)
+	return dp < dq || (dp == dq && cmpCells(p, q) < 0)
+}
+
+// cmpCells orders cells row by row, then column by column.
+func cmpCells(a, b image.Point) int { return cmp.Or(cmp.Compare(a.Y, b.Y), cmp.Compare(a.X, b.X)) }
+
+// measure sets column i from a Dijkstra search from its landmark.
+func (lm *landmarks) measure(h *Graph, sc *landmarkScratch, i int) {
+	k := lm.k
+	for r := range len(lm.ids) {
+		lm.dist[r*k+i], lm.par[r*k+i] = math.Inf(1), -1
+	}
+	s := lm.node[i]
+	if s < 0 {
+		return
+	}
+	lm.dist[int(s)*k+i] = 0
+	sc.heap.Reset()
+	sc.heap.Push(0, s)
+	lm.settle(h, sc, i)
+}
+
+// repair sets again column i's distances of the rows lost and of those
+// below them on its tree (see the top of this file).
+func (lm *landmarks) repair(h *Graph, sc *landmarkScratch, i int, lost []int32) {
+	k, v := lm.k, len(lm.ids)
+	// Children lists of the old tree, then the rows below the lost ones.
+	head, next := grow(sc.head, v), grow(sc.next, v)
+	for r := range head {
+		head[r] = -1
+	}
+	for r := range int32(v) {
+		if p := lm.par[int(r)*k+i]; p >= 0 {
+			next[r], head[p] = head[p], r
+		}
+	}
+	sc.head, sc.next = head, next
+	cur := sc.stamp(v)
+	rows := sc.rows[:0]
+	for _, r := range lost {
+		if sc.mark[r] != cur {
+			sc.mark[r] = cur
+			rows = append(rows, r)
+		}
+	}
+	for j := 0; j < len(rows); j++ {
+		for c := head[rows[j]]; c >= 0; c = next[c] {
+			if sc.mark[c] != cur {
+				sc.mark[c] = cur
+				rows = append(rows, c)
+			}
+		}
+	}
+	sc.rows = rows
+	if s := lm.node[i]; s >= 0 && sc.mark[s] == cur {
+		lm.measure(h, sc, i) // the landmark's own cluster was rebuilt
+		return
+	}
+	for _, r := range rows {
+		lm.dist[int(r)*k+i], lm.par[int(r)*k+i] = math.Inf(1), -1
+	}
+	// Seeds: each lost row's best distance through a kept neighbour.
+	sc.heap.Reset()
+	for _, r := range rows {
+		n := lm.ids[r]
+		if n < 0 {
+			continue
+		}
+		best, from := math.Inf(1), int32(-1)
+		for _, e := range h.edgesAt(lm.level, n) {
+			u := lm.slot[e.To] - 1
+			if u < 0 || sc.mark[u] == cur {
+				continue
+			}
+			if d := lm.dist[int(u)*k+i] + e.Cost; d < best {
+				best, from = d, u
+			}
+		}
+		if from >= 0 {
+			lm.dist[int(r)*k+i], lm.par[int(r)*k+i] = best, from
+			sc.heap.Push(math.Float64bits(best), r)
+		}
+	}
+	lm.settle(h, sc, i)
+}
+
+// settle runs Dijkstra's search of column i from the rows on sc.heap, with
+// their distances set.
+func (lm *landmarks) settle(h *Graph, sc *landmarkScratch, i int) {
+	k := lm.k
+	cur := sc.stamp(len(lm.ids))
+	hp := &sc.heap
+	for hp.Len() > 0 {
+		top := hp.Pop()
+		u := top.Node
+		du := lm.dist[int(u)*k+i]
+		if sc.done[u] == cur || math.Float64frombits(top.Key) > du {
+			continue
+		}
+		sc.done[u] = cur
+		for _, e := range h.edgesAt(lm.level, lm.ids[u]) {
+			w := lm.slot[e.To] - 1
+			if w < 0 {
+				continue
+			}
+			if nd := du + e.Cost; nd < lm.dist[int(w)*k+i] {
+				lm.dist[int(w)*k+i], lm.par[int(w)*k+i] = nd, u
+				hp.Push(math.Float64bits(nd), w)
+			}
+		}
+	}
+}
+
+// altBound is one query's landmark bound (see the top of this file): the
+// two numbers of each landmark.
+type altBound struct {
+	lm   *landmarks // nil when the query does not use the landmarks
+	p, q [numLandmarks]float64
+}
+
+// set makes the bound of a query whose abstract search runs on level top,
+// with goal the edges into the goal from the nodes of its cluster there;
+// it uses no landmarks when top is not their level.
+func (b *altBound) set(h *Graph, top int, goal []core.Edge) {
+	b.lm = nil
+	lm := h.lm
+	if lm == nil || lm.k == 0 || lm.level != top {
+		return
+	}
+	inf := math.Inf(1)
+	for i := range lm.k {
+		b.p[i], b.q[i] = inf, -inf
+	}
+	for _, e := range goal {
+		for i, x := range lm.row(e.To) {
+			if x < inf {
+				b.p[i] = min(b.p[i], x+e.Cost)
+				b.q[i] = max(b.q[i], x-e.Cost)
+			}
+		}
+	}
+	// A landmark in another part than the goal's gives no bound: with P
+	// at −Inf and Q at +Inf its terms are −Inf or NaN, which estimate
+	// ignores. Otherwise a node it cannot reach gets +Inf: it cannot reach
+	// the goal either.
+	for i := range lm.k {
+		if b.p[i] == inf {
+			b.p[i], b.q[i] = -inf, inf
+		}
+	}
+	b.lm = lm
+}
+
+// estimate raises e, an estimate of node n, to the landmark bound. (A NaN
+// term, +Inf less +Inf, compares false and is ignored.)
+func (b *altBound) estimate(e float64, n int32) float64 {
+	if b.lm == nil {
+		return e
+	}
+	for i, x := range b.lm.row(n) {
+		if d := b.p[i] - x; d > e {
+			e = d
+		}
+		if d := x - b.q[i]; d > e {
+			e = d
+		}
+	}
+	return e
+}

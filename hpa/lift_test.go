@@ -1,0 +1,289 @@
+package hpa
+
+import (
+	"fmt"
+	"image"
+	"math"
+	"slices"
+	"testing"
+
+	"gonum.org/v1/gonum/graph/path"
+	"gonum.org/v1/gonum/graph/simple"
+
+	"github.com/cairn-nav/cairn/core"
+	"github.com/cairn-nav/cairn/grid"
+	"github.com/cairn-nav/cairn/internal/testmap"
+)
+
+// liftGraphs returns graphs of three levels on random maps, with small
+// clusters so that each level has many.
+func liftGraphs(t *testing.T) []*Graph {
+	var hs []*Graph
+	for seed := int64(1); seed <= 4; seed++ {
+		g := testmap.Random(seed, 150, 110, []float64{0.1, 0.2, 0.3, 0.35}[seed-1], grid.Options{})
+		h, err := Build(g, Options{ClusterSize: 6, Levels: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		hs = append(hs, h)
+	}
+	return hs
+}
+
+// TestLiftMatchesMixedSearch checks an end's joins to each level, made from
+// the clusters' tables, against gonum's Dijkstra on the graph a search from
+// the end would follow inside its level-l cluster: from the end to the
+// nodes of its level-1 cluster by the insertion's edges, then from each
+// node by its edges one level below the lowest at which it shares a cluster
+// with the end, to nodes inside the level-l cluster.
+func TestLiftMatchesMixedSearch(t *testing.T) {
+	checked := 0
+	for hi, h := range liftGraphs(t) {
+		sr := NewSearcher(h)
+		r := testmap.NewRand(int64(hi))
+		free := testmap.FreeCells(h.g)
+		for range 40 {
+			p := free[r.IntN(len(free))]
+			e := &sr.ends[0]
+			e.edges[1], _ = sr.insert(e.edges[1][:0], p, sr.ins[0])
+			for l := 2; l <= h.Levels(); l++ {
+				e.lift(h, &sr.ap, l, h.clusterAt(l, p))
+				want := mixedDist(h, p, l, e.edges[1])
+				got := map[int32]float64{}
+				for _, x := range e.edges[l] {
+					got[x.To] = x.Cost
+				}
+				for _, s := range h.levels[l-2].cm[h.clusterAt(l, p)] {
+					w, wok := want[s]
+					g, gok := got[s]
+					if wok != gok || (wok && math.Abs(w-g) > 1e-9*(1+w)) {
+						t.Fatalf("graph %d, end %v, level %d, node %v: lifted %v (%v), mixed search %v (%v)",
+							hi, p, l, h.nodes[s].cell(), g, gok, w, wok)
+					}
+					checked++
+				}
+			}
+		}
+	}
+	if checked < 1000 {
+		t.Fatalf("only %d distances checked", checked)
+	}
+}
+
+// mixedDist returns gonum's distances from end p to the abstract nodes of
+// its level-l cluster described at TestLiftMatchesMixedSearch.
+func mixedDist(h *Graph, p image.Point, l int, ins []core.Edge) map[int32]float64 {
+	g := simple.NewWeightedDirectedGraph(0, math.Inf(1))
+	end := int64(len(h.nodes))
+	g.AddNode(simple.Node(end))
+	rect := h.levelClusterRect(l, h.clusterAt(l, p))
+	levelOf := func(n int32) int {
+		c := h.nodes[n].cell()
+		for j := 2; j <= l; j++ {
+			if c.In(h.levelClusterRect(j, h.clusterAt(j, p))) {
+				return j - 1
+			}
+		}
+		return l
+	}
+	for _, e := range ins {
+		g.SetWeightedEdge(simple.WeightedEdge{F: simple.Node(end), T: simple.Node(int64(e.To)), W: e.Cost})
+	}
+	for n := range h.nodes {
+		if h.nodes[n].cluster < 0 || !h.nodes[n].cell().In(rect) {
+			continue
+		}
+		for _, e := range h.edgesAt(levelOf(int32(n)), int32(n)) {
+			if h.nodes[e.To].cell().In(rect) {
+				g.SetWeightedEdge(simple.WeightedEdge{F: simple.Node(int64(n)), T: simple.Node(int64(e.To)), W: e.Cost})
+			}
+		}
+	}
+	tree := path.DijkstraFrom(simple.Node(end), g)
+	out := map[int32]float64{}
+	for n := range h.nodes {
+		if g.Node(int64(n)) == nil {
+			continue
+		}
+		if d := tree.WeightTo(int64(n)); !math.IsInf(d, 1) {
+			out[int32(n)] = d
+		}
+	}
+	return out
+}
+
+// TestLandmarkBound checks the abstract search's estimate on random
+// queries against gonum's exact distances to the goal over the query's
+// graph (the top level's edges, the start's and the goal's joins): it never
+// exceeds them, it is consistent on every edge, and the landmarks raise it
+// above the octile distance somewhere (or the test would not test them).
+func TestLandmarkBound(t *testing.T) {
+	raised, checked := 0, 0
+	for hi, h := range liftGraphs(t) {
+		if h.lm == nil || h.lm.k == 0 {
+			t.Fatalf("graph %d has no landmarks", hi)
+		}
+		sr := NewSearcher(h)
+		r := testmap.NewRand(int64(hi))
+		for _, pq := range testmap.RandomPairs(r, h.g, 30) {
+			top := sr.topLevel(pq[0], pq[1], Query{})
+			if top != h.Levels() {
+				continue
+			}
+			sr.insertEnds(pq[0], pq[1], top)
+			nn := int32(len(h.nodes))
+			// The query's graph, reversed, from the goal.
+			g := simple.NewWeightedDirectedGraph(0, math.Inf(1))
+			var edges []core.Edge
+			for n := range nn + 2 {
+				g.AddNode(simple.Node(int64(n)))
+			}
+			for n := range nn + 1 {
+				edges = sr.view.AppendEdges(edges[:0], n)
+				for _, e := range edges {
+					g.SetWeightedEdge(simple.WeightedEdge{F: simple.Node(int64(e.To)), T: simple.Node(int64(n)), W: e.Cost})
+				}
+			}
+			tree := path.DijkstraFrom(simple.Node(int64(nn+1)), g)
+			for n := range nn + 1 {
+				d := tree.WeightTo(int64(n))
+				if math.IsInf(d, 1) {
+					continue
+				}
+				est := sr.adist.Estimate(n)
+				what := fmt.Sprintf("graph %d, %v→%v, node %d", hi, pq[0], pq[1], n)
+				if est > d*(1+1e-12)+1e-9 {
+					t.Fatalf("%s: estimate %v above the distance %v", what, est, d)
+				}
+				if n < nn && est > h.distance(h.nodes[n].cell(), pq[1])+1e-9 {
+					raised++
+				}
+				edges = sr.view.AppendEdges(edges[:0], n)
+				for _, e := range edges {
+					if ev := sr.adist.Estimate(e.To); est > e.Cost+ev+1e-9 {
+						t.Fatalf("%s: estimate %v above %v + %v across an edge to %d", what, est, e.Cost, ev, e.To)
+					}
+				}
+				checked++
+			}
+		}
+	}
+	if checked < 1000 || raised == 0 {
+		t.Fatalf("%d estimates checked, %d raised by the landmarks", checked, raised)
+	}
+}
+
+// TestSlicedTableFill checks that a sliced query on a graph whose tables
+// no query has filled spreads the filling over its steps: with steps of
+// one expansion, no step settles more than one search of a cluster's graph
+// (or, the step that joins the ends, two searches of level-1 clusters),
+// and the answer is AppendPath's.
+func TestSlicedTableFill(t *testing.T) {
+	for hi, h := range liftGraphs(t) {
+		fresh, err := Build(h.g, h.Options())
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The most nodes one search can settle: a cluster's graph of the
+		// level below, or two cluster searches of cells.
+		most := 2 * h.cs * h.cs
+		for l := 2; l <= h.Levels(); l++ {
+			for c := range h.levels[l-2].cm {
+				var a clusterAPSP
+				a.compact(h, l-1, l, int32(c))
+				most = max(most, len(a.ids))
+				a.release()
+			}
+		}
+		sl, plain := NewSearcher(h), NewSearcher(fresh)
+		r := testmap.NewRand(int64(hi))
+		steps := 0
+		for _, pq := range testmap.RandomPairs(r, h.g, 10) {
+			if err := sl.BeginSliced(pq[0], pq[1], Query{}); err != nil {
+				t.Fatal(err)
+			}
+			before := 0
+			var res Result
+			for {
+				if res, err = sl.Step(1); err != nil {
+					t.Fatal(err)
+				}
+				steps++
+				if d := res.Expanded - before; d > most {
+					t.Fatalf("graph %d, %v→%v: a step of %d expansions, above %d", hi, pq[0], pq[1], d, most)
+				}
+				before = res.Expanded
+				if res.Status != core.InProgress {
+					break
+				}
+			}
+			got, _, err := sl.Next(nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, wr, err := plain.AppendPath(nil, pq[0], pq[1], Query{})
+			if err != nil || wr.Status != res.Status || !slices.Equal(got, want) {
+				t.Fatalf("graph %d, %v→%v: sliced %d cells (%v), AppendPath %d (%v, %v)", hi, pq[0], pq[1], len(got), res.Status, len(want), wr.Status, err)
+			}
+		}
+		if steps < 100 {
+			t.Fatalf("graph %d: only %d steps", hi, steps)
+		}
+	}
+}
+
+// TestLandmarkRepair checks the landmarks an in-place update repairs
+// against those of a fresh build, node by node (by cell): the same
+// landmarks and the same distances, bit for bit, after each of a sequence
+// of random edits.
+func TestLandmarkRepair(t *testing.T) {
+	repaired := 0
+	for seed := int64(1); seed <= 4; seed++ {
+		g := testmap.Random(seed, 150, 110, 0.2, grid.Options{})
+		opt := Options{ClusterSize: 8, Levels: 3}
+		h, err := Build(g, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := testmap.NewRand(seed)
+		for e := range 25 {
+			x, y := r.IntN(150), r.IntN(110)
+			rect := image.Rect(x, y, x+1+r.IntN(14), y+1+r.IntN(4))
+			if e%3 == 2 {
+				rect = image.Rect(x, y, x+1+r.IntN(3), y+1+r.IntN(14))
+			}
+			g.SetCells(rect, e%2 == 1)
+			if _, err := h.Update(g, rect); err != nil {
+				t.Fatal(err)
+			}
+			fresh, err := Build(g, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			what := fmt.Sprintf("seed %d edit %d (%v)", seed, e, rect)
+			a, b := h.lm, fresh.lm
+			if a.k != b.k {
+				t.Fatalf("%s: %d landmarks, fresh %d", what, a.k, b.k)
+			}
+			for i := range a.k {
+				if (a.node[i] < 0) != (b.node[i] < 0) || (a.node[i] >= 0 && h.nodes[a.ids[a.node[i]]].cell() != fresh.nodes[b.ids[b.node[i]]].cell()) {
+					t.Fatalf("%s: landmark %d differs from the fresh build's", what, i)
+				}
+			}
+			for n := range fresh.nodes {
+				rb := b.row(int32(n))
+				if rb == nil {
+					continue
+				}
+				ra := a.row(h.nodeAt(fresh.nodes[n].cell()))
+				if !slices.Equal(ra, rb) {
+					t.Fatalf("%s: node at %v: distances %v, fresh %v", what, fresh.nodes[n].cell(), ra, rb)
+				}
+			}
+			repaired++
+		}
+	}
+	if repaired == 0 {
+		t.Fatal("nothing repaired")
+	}
+}
