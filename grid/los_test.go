@@ -148,3 +148,51 @@ func TestLineOfSightCorner(t *testing.T) {
 		t.Error("segment through a corner beside a blocked cell reported free")
 	}
 }
+
+// TestLineOfSightLong checks long segments, whose runs of cells along a
+// row or column span several 64-bit words of the bitsets, against the
+// geometric oracle: sparse random maps wider and taller than 128 cells,
+// with rows and columns cleared so that long sight lines exist.
+func TestLineOfSightLong(t *testing.T) {
+	seen, blocked := 0, 0
+	for seed := uint64(1); seed <= 3; seed++ {
+		const w, h = 300, 170
+		r := rand.New(rand.NewPCG(seed, 9))
+		free := make([]bool, w*h)
+		for i := range free {
+			free[i] = r.Float64() >= 0.004*float64(seed)
+		}
+		g, err := grid.New(w, h, free, grid.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 500 {
+			a := image.Pt(r.IntN(w), r.IntN(h))
+			b := image.Pt(r.IntN(w), r.IntN(h))
+			switch r.IntN(4) {
+			case 0: // nearly horizontal
+				b.Y = min(h-1, max(0, a.Y+r.IntN(7)-3))
+			case 1: // nearly vertical
+				b.X = min(w-1, max(0, a.X+r.IntN(7)-3))
+			case 2: // through corners
+				d := r.IntN(160)
+				b = a.Add(image.Pt(d*(1-2*r.IntN(2)), d*(1-2*r.IntN(2))))
+			}
+			if !b.In(g.Bounds()) {
+				continue
+			}
+			got, want := g.LineOfSight(a, b), losOracle(g, a, b)
+			if got != want {
+				t.Fatalf("seed %d: LineOfSight(%v, %v) = %v, want %v", seed, a, b, got, want)
+			}
+			if got {
+				seen++
+			} else {
+				blocked++
+			}
+		}
+	}
+	if seen < 200 || blocked < 200 {
+		t.Fatalf("%d segments seen, %d blocked: too few of one kind", seen, blocked)
+	}
+}
