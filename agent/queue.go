@@ -1,19 +1,25 @@
 package agent
 
 import (
+	"errors"
 	"image"
 	"math"
 	"time"
 
 	"github.com/cairn-nav/cairn/core"
 	"github.com/cairn-nav/cairn/grid"
+	"github.com/cairn-nav/cairn/hpa"
 )
 
 // Budget bounds the work of one [Queue.Run]: a frame's share of
 // pathfinding. A zero field sets no bound; the zero Budget runs the queue
 // dry.
 type Budget struct {
-	// Expansions caps the nodes expanded (cells, or jump points).
+	// Expansions caps the nodes expanded (cells, or jump points). With
+	// [Queue.UseGraph] a call may go over it by the one search HPA* cannot
+	// split: joining a query's ends to the graph (two searches of a
+	// cluster's cells), or one search inside a cluster whose table of
+	// distances no query has filled yet.
 	Expansions int
 	// Time caps the time spent, checked between slices of at most
 	// [SliceExpansions] expansions, so a call may overrun it by one slice
@@ -35,17 +41,26 @@ const SliceExpansions = 32
 //
 // A Queue owns a sliced searcher (about 16 bytes a cell) and is not safe
 // for concurrent use. Its grid may be edited between calls: the search in
-// progress then starts again on the edited grid.
+// progress then starts again on the edited grid. With [Queue.UseGraph] it
+// searches an HPA* graph of its grid instead.
 type Queue struct {
 	Options
 	g      *grid.Grid
 	s      *grid.Sliced
+	hs     *hpa.Searcher // when UseGraph gave a graph
+	onHPA  bool          // whether the active search is hs's
 	heap   []*Path
 	seq    uint64
 	active *Path
 	end    image.Point // of the active search
 	ver    uint64      // the grid's version the active search runs on
 	st     Status      // the active path's status when its search finds its end
+	hexp   int         // expansions of the active HPA* query so far
+	hstale bool        // the active HPA* query must begin again
+	// Whether the active HPA* query's searches are over and its path is
+	// being refined into cells.
+	refining bool
+	cells    []image.Point
 }
 
 // NewQueue returns an empty queue for paths on g, with the zero Options. It
@@ -55,6 +70,33 @@ func NewQueue(g *grid.Grid) *Queue {
 		panic("agent: NewQueue of a nil grid")
 	}
 	return &Queue{g: g, s: grid.NewSliced(g)}
+}
+
+// UseGraph makes q answer its requests by HPA* on hg, a graph of q's grid,
+// sliced as the grid's searches are ([hpa.Searcher.BeginSliced] and
+// [hpa.Searcher.Step]): a long request on a 4096² map then costs some
+// hundreds of expansions of the abstract graph, where the grid's search
+// expands tens of thousands of jump points, for paths a few per cent longer
+// (see package hpa). A request with a Query.Filter still runs on the grid,
+// as HPA* knows no filters; HPA* ignores the rest of Query. After an edit
+// of the grid, bring hg up to date with [hpa.Graph.Update] (in place)
+// before the next Run: a request in progress then starts again, and Run
+// waits while hg is out of date. A nil hg goes back to the grid. It returns
+// an error, and changes nothing, when hg is not a graph of q's grid. q then
+// owns an [hpa.Searcher] as well.
+func (q *Queue) UseGraph(hg *hpa.Graph) error {
+	if hg == nil {
+		q.hs = nil
+		return nil
+	}
+	if hg.Grid() != q.g {
+		return errors.New("agent: UseGraph of a graph of another grid")
+	}
+	q.hs = hpa.NewSearcher(hg)
+	if q.active != nil && q.onHPA {
+		q.Request(q.active, q.active.from, q.active.to, q.active.prio) // start again on hg
+	}
+	return nil
 }
 
 // Len returns the number of requests waiting or being searched.
@@ -140,16 +182,26 @@ func (q *Queue) Run(b Budget) (expanded, finished int) {
 				return expanded, finished
 			}
 		}
-		before := q.s.Expanded()
-		if v := q.g.Version(); v != q.ver {
-			before, q.ver = 0, v // Step starts the search again on the edited grid
+		var st core.Status
+		if q.onHPA {
+			var used int
+			var ok bool
+			if st, used, ok = q.stepHPA(n); !ok {
+				return expanded, finished // the graph is out of date
+			}
+			expanded += used
+		} else {
+			before := q.s.Expanded()
+			if v := q.g.Version(); v != q.ver {
+				before, q.ver = 0, v // Step starts the search again on the edited grid
+			}
+			st = q.s.Step(n)
+			used := q.s.Expanded() - before
+			if used < 0 { // an edit made the search start again
+				used = q.s.Expanded()
+			}
+			expanded += used
 		}
-		st := q.s.Step(n)
-		used := q.s.Expanded() - before
-		if used < 0 { // an edit made the search start again
-			used = q.s.Expanded()
-		}
-		expanded += used
 		if st != core.InProgress {
 			q.finish(st)
 			finished++
@@ -167,9 +219,18 @@ func (q *Queue) begin() bool {
 	for len(q.heap) > 0 {
 		p := q.pop()
 		end, st, ok, err := resolve(q.g, &q.Options, p.from, p.to)
+		q.onHPA = q.hs != nil && q.Query.Filter == nil
 		if err == nil && ok {
 			q.ver = q.g.Version()
-			err = q.s.Begin(p.from, end, q.Query)
+			if q.onHPA {
+				q.hexp, q.refining = 0, false
+				err = q.hs.BeginSliced(p.from, end, hpa.Query{})
+				if errors.Is(err, hpa.ErrStale) {
+					err, q.hstale = nil, true // begun again once the graph is updated
+				}
+			} else {
+				err = q.s.Begin(p.from, end, q.Query)
+			}
 		}
 		if err != nil || !ok {
 			p.q, p.qi = nil, -1
@@ -183,11 +244,56 @@ func (q *Queue) begin() bool {
 	return false
 }
 
+// stepHPA runs the active HPA* query on within about n expansions and
+// returns its status and the expansions used; false when the graph is out
+// of date with the grid (the query waits for its Update). It runs the
+// query's searches (Step), then refines its path into q.cells a few
+// abstract edges a call (Next), so that a call's work stays bounded
+// whether or not the graph has kept the paths of those edges. A query
+// whose grid or graph changed since it began starts again.
+func (q *Queue) stepHPA(n int) (core.Status, int, bool) {
+	p := q.active
+	if q.hstale {
+		if err := q.hs.BeginSliced(p.from, q.end, hpa.Query{}); err != nil {
+			return core.InProgress, 0, false
+		}
+		q.hstale, q.hexp, q.refining = false, 0, false
+	}
+	var res hpa.Result
+	var err error
+	if q.refining {
+		q.cells, res, err = q.hs.Next(q.cells, max(n, 64))
+	} else {
+		res, err = q.hs.Step(n)
+	}
+	if err != nil { // the grid or the graph changed since: begin again
+		q.hstale = true
+		return core.InProgress, 0, true
+	}
+	used := res.Expanded - q.hexp
+	q.hexp = res.Expanded
+	if !q.refining && res.Status == core.Found {
+		q.refining, q.cells = true, q.cells[:0]
+		return core.InProgress, used, true
+	}
+	return res.Status, used, true
+}
+
 // finish makes the active search's path its Path's.
 func (q *Queue) finish(st core.Status) {
 	p := q.active
 	q.active = nil
 	p.q, p.qi = nil, -1
+	if q.onHPA {
+		q.refining = false
+		if st != core.Found {
+			p.set(q.g, nil, p.cells[:0], p.to, NoPath)
+			return
+		}
+		p.set(q.g, nil, append(p.cells[:0], q.cells...), p.to, q.st)
+		p.cutOff = q.st == Partial
+		return
+	}
 	cells, res := q.s.AppendPath(p.cells[:0])
 	if st == core.Found || st == core.BudgetSpent {
 		p.set(q.g, q.Query.Filter, cells, p.to, statusOf(q.st, res.Status))

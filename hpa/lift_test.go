@@ -287,3 +287,48 @@ func TestLandmarkRepair(t *testing.T) {
 		t.Fatal("nothing repaired")
 	}
 }
+
+// TestFillTables: FillTables fills every table, each the one a query
+// would fill (checked on one table per level against searches of its
+// own), and queries then replace none.
+func TestFillTables(t *testing.T) {
+	for hi, h := range liftGraphs(t) {
+		h.FillTables()
+		for l := 2; l <= h.Levels(); l++ {
+			lv := &h.levels[l-2]
+			for c := range lv.cm {
+				if lv.tables[c].Load() == nil {
+					t.Fatalf("graph %d: level %d cluster %d has no table", hi, l, c)
+				}
+			}
+			c := int32(len(lv.cm) / 2)
+			var a clusterAPSP
+			want := a.newTable(h, l, c, lv.cm[c])
+			a.fillRows(h, want, l, c, lv.cm[c], 0, 0)
+			if got := lv.tables[c].Load(); !slices.Equal(got.d, want.d) || !slices.Equal(got.cols, want.cols) {
+				t.Fatalf("graph %d: level %d cluster %d: a table unlike a search's", hi, l, c)
+			}
+		}
+		var before []*endTable
+		for l := 2; l <= h.Levels(); l++ {
+			for c := range h.levels[l-2].cm {
+				before = append(before, h.levels[l-2].tables[c].Load())
+			}
+		}
+		sr := NewSearcher(h)
+		for _, pq := range testmap.RandomPairs(testmap.NewRand(int64(hi)), h.g, 20) {
+			if _, _, err := sr.AppendPath(nil, pq[0], pq[1], Query{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		k := 0
+		for l := 2; l <= h.Levels(); l++ {
+			for c := range h.levels[l-2].cm {
+				if h.levels[l-2].tables[c].Load() != before[k] {
+					t.Fatalf("graph %d: a query replaced level %d cluster %d's table", hi, l, c)
+				}
+				k++
+			}
+		}
+	}
+}

@@ -48,7 +48,7 @@ func BenchmarkMemory(b *testing.B) {
 				h3 := heapNow()
 				g.BuildJumps()
 				h4 := heapNow()
-				hpa.FillTables(hg)
+				hg.FillTables()
 				h5 := heapNow()
 				b.ReportMetric(float64(h1-h0)/cells, "grid-B/cell")
 				b.ReportMetric(float64(h2-h1)/cells, "hpa-B/cell")

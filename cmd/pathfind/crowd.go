@@ -17,6 +17,7 @@ import (
 	"github.com/cairn-nav/cairn/agent"
 	"github.com/cairn-nav/cairn/cmd/internal/cli"
 	"github.com/cairn-nav/cairn/grid"
+	"github.com/cairn-nav/cairn/hpa"
 	"github.com/cairn-nav/cairn/internal/atomicfile"
 	"github.com/go-gl/mathgl/mgl64"
 )
@@ -35,6 +36,7 @@ type crowdFlags struct {
 	budget    int
 	budgetUS  int
 	scan      bool
+	useHPA    bool
 	trace     string
 	sizes     string
 	asJSON    bool
@@ -56,6 +58,8 @@ func setupCrowd(fs *flag.FlagSet) func(io.Writer) error {
 	fs.IntVar(&f.budgetUS, "budget-us", 0, "also cap the path searches' time a frame at `US` microseconds less what the frame's edits took\n"+
 		"(0: no cap)")
 	fs.BoolVar(&f.scan, "scan", false, "search without the grid's JPS+ table (jump points scan the rows): slower searches, cheaper edits")
+	fs.BoolVar(&f.useHPA, "hpa", false, "answer the queued requests by HPA* (agent.Queue.UseGraph) on a graph of each size's grid, built at the start\n"+
+		"(with its tables filled) and updated in place after each edit (part of the edit's frame)")
 	fs.StringVar(&f.trace, "trace", "", "write the edits and every agent's position each frame to `file`: lines\n"+
 		"\"edit F x0 y0 x1 y1 block|free\" (a half-open cell rectangle, applied before frame F) and \"pos F A x y\"")
 	fs.StringVar(&f.sizes, "sizes", "1", "the agents' unit sizes `K,...`, taken in turn: a unit of size K stands on the K×K cells from its anchor\n"+
@@ -71,6 +75,7 @@ type crowdSummary struct {
 	Frames    int     `json:"frames"`
 	Edits     int     `json:"edits"`
 	Budget    int     `json:"budget"`
+	HPA       bool    `json:"hpa"`
 	FrameP50  float64 `json:"frame_us_p50"`
 	FrameP99  float64 `json:"frame_us_p99"`
 	FrameMax  float64 `json:"frame_us_max"`
@@ -105,6 +110,7 @@ type crowdAgent struct {
 type crowdClass struct {
 	k  int
 	g  *grid.Grid
+	hg *hpa.Graph // with -hpa
 	q  *agent.Queue
 	pl *agent.Planner
 }
@@ -180,6 +186,15 @@ func (f *crowdFlags) run(stdout io.Writer) error {
 		}
 		cl := &crowdClass{k: k, g: sg, q: agent.NewQueue(sg), pl: agent.NewPlanner(sg)}
 		cl.q.Query.Scan, cl.pl.Query.Scan = f.scan, f.scan
+		if f.useHPA {
+			if cl.hg, err = hpa.Build(sg, hpa.Options{}); err != nil {
+				return err
+			}
+			cl.hg.FillTables() // at load, not in the first frames
+			if err := cl.q.UseGraph(cl.hg); err != nil {
+				return err
+			}
+		}
 		c.classes = append(c.classes, cl)
 	}
 	if err := c.spawn(); err != nil {
@@ -200,7 +215,7 @@ func (f *crowdFlags) run(stdout io.Writer) error {
 // spawn places the agents at random in the largest region and asks for
 // their first paths; the walls get their frames.
 func (c *crowd) spawn() error {
-	c.sum = crowdSummary{Map: c.f.mapPath, Agents: c.f.agents, Frames: c.f.frames, Edits: 2 * c.f.edits, Budget: c.f.budget}
+	c.sum = crowdSummary{Map: c.f.mapPath, Agents: c.f.agents, Frames: c.f.frames, Edits: 2 * c.f.edits, Budget: c.f.budget, HPA: c.f.useHPA}
 	cells := make([]image.Point, len(c.classes))
 	for i, cl := range c.classes {
 		cell, size := cl.g.LargestRegion()
@@ -416,6 +431,9 @@ func (c *crowd) apply(fr int, rect image.Rectangle, free bool) {
 		changed[i] = rect
 		if cl.k > 1 {
 			changed[i], _ = cl.g.UpdateSized(c.g, cl.k, rect) // c.g and cl.k are those Sized was given
+		}
+		if cl.hg != nil && !changed[i].Empty() {
+			cl.hg.Update(cl.g, changed[i]) // in place: cannot fail on the graph's own grid
 		}
 	}
 	word := "block"

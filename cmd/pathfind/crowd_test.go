@@ -151,18 +151,25 @@ func TestCrowd(t *testing.T) {
 		agents, frames, edits   int
 		speed, lookahead, reach string
 		sizes                   string
+		hpa                     bool
 	}{
-		{30, 400, 6, "0.5", "4", "20", "1"},
-		{20, 300, 4, "1.7", "30", "0", "1"},
-		{10, 300, 3, "0.1", "0", "5", "1"},
-		{30, 400, 6, "0.5", "4", "20", "1,2"},
-		{20, 300, 4, "0.9", "8", "0", "2,1,3"},
+		{30, 400, 6, "0.5", "4", "20", "1", false},
+		{20, 300, 4, "1.7", "30", "0", "1", false},
+		{10, 300, 3, "0.1", "0", "5", "1", false},
+		{30, 400, 6, "0.5", "4", "20", "1,2", false},
+		{20, 300, 4, "0.9", "8", "0", "2,1,3", false},
+		{30, 400, 6, "0.5", "4", "0", "1", true},
+		{20, 300, 4, "0.9", "8", "0", "1,2", true},
 	} {
-		t.Run(fmt.Sprintf("agents=%d,speed=%s,lookahead=%s,sizes=%s", tc.agents, tc.speed, tc.lookahead, tc.sizes), func(t *testing.T) {
+		t.Run(fmt.Sprintf("agents=%d,speed=%s,lookahead=%s,sizes=%s,hpa=%v", tc.agents, tc.speed, tc.lookahead, tc.sizes, tc.hpa), func(t *testing.T) {
 			trace := filepath.Join(t.TempDir(), "crowd.trace")
-			out, errOut, code := pathfind(t, "crowd", "-map", mapPath, "-agents", strconv.Itoa(tc.agents),
+			args := []string{"crowd", "-map", mapPath, "-agents", strconv.Itoa(tc.agents),
 				"-frames", strconv.Itoa(tc.frames), "-edits", strconv.Itoa(tc.edits), "-wall", "5", "-reach", tc.reach,
-				"-speed", tc.speed, "-lookahead", tc.lookahead, "-sizes", tc.sizes, "-trace", trace, "-json")
+				"-speed", tc.speed, "-lookahead", tc.lookahead, "-sizes", tc.sizes, "-trace", trace, "-json"}
+			if tc.hpa {
+				args = append(args, "-hpa")
+			}
+			out, errOut, code := pathfind(t, args...)
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, errOut)
 			}
@@ -181,6 +188,9 @@ func TestCrowd(t *testing.T) {
 			}
 			if edits == 0 || edits > 2*tc.edits {
 				t.Errorf("%d edits in the trace, want 1 to %d", edits, 2*tc.edits)
+			}
+			if sum.HPA != tc.hpa {
+				t.Errorf("hpa %v in the summary, want %v", sum.HPA, tc.hpa)
 			}
 			if sum.Arrivals == 0 || sum.Requests < tc.agents {
 				t.Errorf("%d arrivals and %d requests: the crowd did not move", sum.Arrivals, sum.Requests)
