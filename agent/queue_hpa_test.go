@@ -28,13 +28,11 @@ func drain(t *testing.T, q *agent.Queue, slack int) {
 	}
 }
 
-// TestQueueGraph sends a queue's requests through HPA* (UseGraph) under
-// small budgets: each path is hpa.Searcher.AppendPath's, cell for cell,
-// goals in other regions give no path (or, with Partial, a path to the
-// reachable cell nearest the goal), and requests with a filter still run
-// on the grid, optimal.
-func TestQueueGraph(t *testing.T) {
-	g := testmap.Random(5, 150, 110, 0.2, grid.Options{})
+// graphQueue returns a random map of 150×110 cells, an HPA* graph of it
+// with small clusters, and a queue that searches the graph.
+func graphQueue(t *testing.T, seed int64, density float64) (*grid.Grid, *hpa.Graph, *agent.Queue) {
+	t.Helper()
+	g := testmap.Random(seed, 150, 110, density, grid.Options{})
 	hg, err := hpa.Build(g, hpa.Options{ClusterSize: 8, Levels: 3})
 	if err != nil {
 		t.Fatal(err)
@@ -43,6 +41,16 @@ func TestQueueGraph(t *testing.T) {
 	if err := q.UseGraph(hg); err != nil {
 		t.Fatal(err)
 	}
+	return g, hg, q
+}
+
+// TestQueueGraph sends a queue's requests through HPA* (UseGraph) under
+// small budgets: each path is hpa.Searcher.AppendPath's, cell for cell,
+// goals in other regions give no path (or, with Partial, a path to the
+// reachable cell nearest the goal), and requests with a filter still run
+// on the grid, optimal.
+func TestQueueGraph(t *testing.T) {
+	g, hg, q := graphQueue(t, 5, 0.2)
 	q.Partial = true
 	ref := hpa.NewSearcher(hg)
 	pairs := testmap.RandomPairs(testmap.NewRand(5), g, 80)
@@ -104,19 +112,10 @@ func TestQueueGraph(t *testing.T) {
 // again and ends with AppendPath's path on the edited map; a graph of
 // another grid is refused.
 func TestQueueGraphEdits(t *testing.T) {
-	g := testmap.Random(7, 150, 110, 0.15, grid.Options{})
-	hg, err := hpa.Build(g, hpa.Options{ClusterSize: 8, Levels: 3})
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, hg, q := graphQueue(t, 7, 0.15)
 	other := testmap.Random(8, 150, 110, 0.15, grid.Options{})
-	q := agent.NewQueue(other)
-	if err := q.UseGraph(hg); err == nil {
+	if err := agent.NewQueue(other).UseGraph(hg); err == nil {
 		t.Fatal("UseGraph took a graph of another grid")
-	}
-	q = agent.NewQueue(g)
-	if err := q.UseGraph(hg); err != nil {
-		t.Fatal(err)
 	}
 	ref := hpa.NewSearcher(hg)
 	r := testmap.NewRand(7)
@@ -165,15 +164,7 @@ func TestQueueGraphEdits(t *testing.T) {
 // TestQueueGraphAllocs: once the graph keeps the paths and tables that
 // the requests need, a request run through HPA* allocates nothing.
 func TestQueueGraphAllocs(t *testing.T) {
-	g := testmap.Random(9, 150, 110, 0.15, grid.Options{})
-	hg, err := hpa.Build(g, hpa.Options{ClusterSize: 8, Levels: 3})
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := agent.NewQueue(g)
-	if err := q.UseGraph(hg); err != nil {
-		t.Fatal(err)
-	}
+	g, _, q := graphQueue(t, 9, 0.15)
 	pairs := testmap.RandomPairs(testmap.NewRand(9), g, 10)
 	var p agent.Path
 	run := func() {
