@@ -392,7 +392,20 @@ func (h *Graph) relevel(l int, dirty []int32) (changed []int32) {
 			r := h.levelClusterRect(l, lc)
 			changed = append(changed, int32((r.Min.Y/h.cs)*h.ncx+r.Min.X/h.cs))
 			if l == h.Levels() {
-				u.lmChanged = append(append(u.lmChanged, oldCM[i]...), lv.cm[lc]...)
+				// The landmarks lose what lies below the nodes whose
+				// edges changed (added and removed nodes included): a
+				// path through the others crosses only edges as they were.
+				for _, ms := range [2][]int32{oldCM[i], lv.cm[lc]} {
+					for _, m := range ms {
+						var now []core.Edge
+						if m < int32(len(lv.adj)) {
+							now = lv.adj[m]
+						}
+						if !slices.Equal(oldAdj[m], now) || !slices.Contains(oldCM[i], m) || !slices.Contains(lv.cm[lc], m) {
+							u.lmChanged = append(u.lmChanged, m)
+						}
+					}
+				}
 			}
 		}
 	}

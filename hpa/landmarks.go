@@ -59,10 +59,10 @@ type landmarks struct {
 	ids   []int32 // per row: its node ID, −1 for a free row
 	free  []int32 // free rows
 	// Per row, k entries: the distance from each landmark (+Inf where
-	// none) and the row before it on the landmark's tree (−1 at the
-	// landmark and where none).
+	// none); and per landmark, per row, the row before it on the
+	// landmark's tree (−1 at the landmark and where none).
 	dist []float64
-	par  []int32
+	par  [numLandmarks][]int32
 }
 
 // row returns the distances from the landmarks to node n, or nil for a
@@ -131,7 +131,9 @@ func (h *Graph) measureLandmarks(sc *landmarkScratch) {
 	}
 	lm.k = numLandmarks
 	lm.dist = make([]float64, len(lm.ids)*lm.k)
-	lm.par = make([]int32, len(lm.ids)*lm.k)
+	for i := range lm.k {
+		lm.par[i] = make([]int32, len(lm.ids))
+	}
 	lm.node = lm.choose(h, sc, nil)
 	for i := range lm.k {
 		lm.measure(h, sc, i)
@@ -196,7 +198,7 @@ func (h *Graph) repairLandmarks(sc *landmarkScratch, changed []int32) {
 	}
 	for _, r := range freed {
 		for i := range k {
-			lm.dist[int(r)*k+i], lm.par[int(r)*k+i] = math.Inf(1), -1
+			lm.dist[int(r)*k+i], lm.par[i][r] = math.Inf(1), -1
 		}
 	}
 	lm.free = append(lm.free, freed...)
@@ -215,14 +217,14 @@ func (lm *landmarks) newRow(n int32) int32 {
 	} else {
 		r = int32(len(lm.ids))
 		lm.ids = append(lm.ids, n)
-		for range lm.k {
+		for i := range lm.k {
 			lm.dist = append(lm.dist, 0)
-			lm.par = append(lm.par, 0)
+			lm.par[i] = append(lm.par[i], 0)
 		}
 	}
 	lm.slot[n] = r + 1
 	for i := range lm.k {
-		lm.dist[int(r)*lm.k+i], lm.par[int(r)*lm.k+i] = math.Inf(1), -1
+		lm.dist[int(r)*lm.k+i], lm.par[i][r] = math.Inf(1), -1
 	}
 	return r
 }
@@ -292,7 +294,7 @@ func cmpCells(a, b image.Point) int { return cmp.Or(cmp.Compare(a.Y, b.Y), cmp.C
 func (lm *landmarks) measure(h *Graph, sc *landmarkScratch, i int) {
 	k := lm.k
 	for r := range len(lm.ids) {
-		lm.dist[r*k+i], lm.par[r*k+i] = math.Inf(1), -1
+		lm.dist[r*k+i], lm.par[i][r] = math.Inf(1), -1
 	}
 	s := lm.node[i]
 	if s < 0 {
@@ -314,7 +316,7 @@ func (lm *landmarks) repair(h *Graph, sc *landmarkScratch, i int, lost []int32) 
 		head[r] = -1
 	}
 	for r := range int32(v) {
-		if p := lm.par[int(r)*k+i]; p >= 0 {
+		if p := lm.par[i][r]; p >= 0 {
 			next[r], head[p] = head[p], r
 		}
 	}
@@ -341,7 +343,7 @@ func (lm *landmarks) repair(h *Graph, sc *landmarkScratch, i int, lost []int32) 
 		return
 	}
 	for _, r := range rows {
-		lm.dist[int(r)*k+i], lm.par[int(r)*k+i] = math.Inf(1), -1
+		lm.dist[int(r)*k+i], lm.par[i][r] = math.Inf(1), -1
 	}
 	// Seeds: each lost row's best distance through a kept neighbour.
 	sc.heap.Reset()
@@ -361,7 +363,7 @@ func (lm *landmarks) repair(h *Graph, sc *landmarkScratch, i int, lost []int32) 
 			}
 		}
 		if from >= 0 {
-			lm.dist[int(r)*k+i], lm.par[int(r)*k+i] = best, from
+			lm.dist[int(r)*k+i], lm.par[i][r] = best, from
 			sc.heap.Push(math.Float64bits(best), r)
 		}
 	}
@@ -388,7 +390,7 @@ func (lm *landmarks) settle(h *Graph, sc *landmarkScratch, i int) {
 				continue
 			}
 			if nd := du + e.Cost; nd < lm.dist[int(w)*k+i] {
-				lm.dist[int(w)*k+i], lm.par[int(w)*k+i] = nd, u
+				lm.dist[int(w)*k+i], lm.par[i][w] = nd, u
 				hp.Push(math.Float64bits(nd), w)
 			}
 		}
