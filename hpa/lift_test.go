@@ -332,3 +332,47 @@ func TestFillTables(t *testing.T) {
 		}
 	}
 }
+
+// TestFillPaths: after FillTables and FillPaths, a query searches nothing
+// it would not search when repeated (its refinement finds every path
+// kept), and answers cell for cell as on a graph without them; on a stale
+// graph FillPaths refuses.
+func TestFillPaths(t *testing.T) {
+	for hi, h := range liftGraphs(t) {
+		plain, err := Build(h.g, h.Options())
+		if err != nil {
+			t.Fatal(err)
+		}
+		h.FillTables()
+		if err := h.FillPaths(); err != nil {
+			t.Fatal(err)
+		}
+		sr, sp := NewSearcher(h), NewSearcher(plain)
+		abstract := 0
+		for _, pq := range testmap.RandomPairs(testmap.NewRand(int64(hi)), h.g, 40) {
+			p1, r1, err := sr.AppendPath(nil, pq[0], pq[1], Query{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, r2, _ := sr.AppendPath(nil, pq[0], pq[1], Query{})
+			if r1.Expanded != r2.Expanded {
+				t.Fatalf("graph %d, %v→%v: %d expanded the first time, %d the second", hi, pq[0], pq[1], r1.Expanded, r2.Expanded)
+			}
+			if sr.lastLevel > 0 {
+				abstract++
+			}
+			want, _, _ := sp.AppendPath(nil, pq[0], pq[1], Query{})
+			if !slices.Equal(p1, want) {
+				t.Fatalf("graph %d, %v→%v: %d cells, without the filled paths %d", hi, pq[0], pq[1], len(p1), len(want))
+			}
+		}
+		if abstract < 10 {
+			t.Fatalf("graph %d: only %d queries searched the abstract graph", hi, abstract)
+		}
+	}
+	h := liftGraphs(t)[0]
+	h.g.SetCells(image.Rect(0, 0, 3, 3), false)
+	if err := h.FillPaths(); err == nil {
+		t.Fatal("FillPaths on a stale graph")
+	}
+}

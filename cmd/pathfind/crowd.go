@@ -59,7 +59,7 @@ func setupCrowd(fs *flag.FlagSet) func(io.Writer) error {
 		"(0: no cap)")
 	fs.BoolVar(&f.scan, "scan", false, "search without the grid's JPS+ table (jump points scan the rows): slower searches, cheaper edits")
 	fs.BoolVar(&f.useHPA, "hpa", false, "answer the queued requests by HPA* (agent.Queue.UseGraph) on a graph of each size's grid, built at the start\n"+
-		"(with its tables filled) and updated in place after each edit (part of the edit's frame)")
+		"(its tables and paths filled at load) and updated in place after each edit (part of the edit's frame)")
 	fs.StringVar(&f.trace, "trace", "", "write the edits and every agent's position each frame to `file`: lines\n"+
 		"\"edit F x0 y0 x1 y1 block|free\" (a half-open cell rectangle, applied before frame F) and \"pos F A x y\"")
 	fs.StringVar(&f.sizes, "sizes", "1", "the agents' unit sizes `K,...`, taken in turn: a unit of size K stands on the K×K cells from its anchor\n"+
@@ -191,6 +191,9 @@ func (f *crowdFlags) run(stdout io.Writer) error {
 				return err
 			}
 			cl.hg.FillTables() // at load, not in the first frames
+			if err := cl.hg.FillPaths(); err != nil {
+				return err
+			}
 			if err := cl.q.UseGraph(cl.hg); err != nil {
 				return err
 			}
