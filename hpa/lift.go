@@ -94,25 +94,6 @@ func (h *Graph) endTable(a *clusterAPSP, l int, c int32) (*endTable, int) {
 	return h.keepTable(l, c, t), n
 }
 
-// FillTables fills the table of every cluster above the first (the
-// distances by which queries join their ends to the levels; see
-// [Searcher.AppendPath]), which queries otherwise fill as they first need
-// them, on runtime.GOMAXPROCS goroutines: a game can pay for them when it
-// loads a map, rather than in the frames of its first queries. At 4096²
-// with the default options they take about 1.6 bytes a cell and, on one
-// core, half a second. An in-place update drops the tables of the clusters
-// it rebuilds, and queries fill those again. It waits for an update in
-// progress, and queries may run meanwhile.
-func (h *Graph) FillTables() {
-	h.mu.RLock()
-	defer h.mu.RUnlock()
-	for l := 2; l <= h.Levels(); l++ {
-		forEachCluster(len(h.levels[l-2].cm), func() *clusterAPSP { return &clusterAPSP{} }, func(a *clusterAPSP, c int32) {
-			h.endTable(a, l, c)
-		})
-	}
-}
-
 // keepTable stores t, the full table of level-l cluster c, unless a query
 // racing on it stored one first, and returns the one stored.
 func (h *Graph) keepTable(l int, c int32, t *endTable) *endTable {
