@@ -296,38 +296,11 @@ func (p *MeshPath) portal(a, b navmesh.PolyID) (funnel.Portal, bool) {
 // holds reports whether polygon id of p's mesh holds pos: exactly (its
 // edges included) or, with near, to rounding.
 func (p *MeshPath) holds(id navmesh.PolyID, pos mgl64.Vec2, near bool) bool {
+	if !near {
+		return p.m.Contains(id, pos)
+	}
 	p.vs = p.m.AppendPolygon(p.vs[:0], id)
-	if near {
-		return nearConvex(p.vs, pos)
-	}
-	return inConvex(p.vs, pos)
-}
-
-// inConvex reports, exactly, whether the convex polygon vs (in the
-// navmesh's order: the interior on the left of each edge, cross ≤ 0) holds
-// q, its edges included.
-func inConvex(vs []mgl64.Vec2, q mgl64.Vec2) bool {
-	a := vs[len(vs)-1]
-	for _, b := range vs {
-		if orient(a, b, q) > 0 {
-			return false
-		}
-		a = b
-	}
-	return true
-}
-
-// insideConvex reports, exactly, whether q lies in the interior of the
-// convex polygon vs.
-func insideConvex(vs []mgl64.Vec2, q mgl64.Vec2) bool {
-	a := vs[len(vs)-1]
-	for _, b := range vs {
-		if a != b && orient(a, b, q) >= 0 {
-			return false
-		}
-		a = b
-	}
-	return true
+	return nearConvex(p.vs, pos)
 }
 
 // nearConvex reports whether q lies within 10⁻⁹·(1 + max |coordinate|) of
@@ -353,65 +326,4 @@ func centroid(vs []mgl64.Vec2) mgl64.Vec2 {
 		c = c.Add(v)
 	}
 	return c.Mul(1 / float64(len(vs)))
-}
-
-// orient returns the sign of cross(a, b, c) = (b−a)×(c−a), exactly: −1
-// when c lies to the left of the walk from a to b in package funnel's
-// sense (y down), +1 to its right, 0 on the line.
-func orient(a, b, c mgl64.Vec2) int {
-	l := (b[0] - a[0]) * (c[1] - a[1])
-	r := (b[1] - a[1]) * (c[0] - a[0])
-	det := l - r
-	// Shewchuk's bound on the rounding error of det (ccwerrboundA).
-	bound := (3 + 16*0x1p-53) * 0x1p-53 * (math.Abs(l) + math.Abs(r))
-	switch {
-	case det > bound:
-		return 1
-	case det < -bound:
-		return -1
-	}
-	return orientExact(a, b, c)
-}
-
-// orientExact returns the sign of (b−a)×(c−a) computed exactly, as the sum
-// of the six products of its expansion, each split by FMA into two
-// float64s, grown into a non-overlapping expansion (Shewchuk 1997) whose
-// largest nonzero part has the sign of the sum.
-func orientExact(a, b, c mgl64.Vec2) int {
-	// bx·cy − bx·ay − ax·cy − by·cx + by·ax + ay·cx
-	ps := [6][2]float64{
-		{b[0], c[1]}, {-b[0], a[1]}, {-a[0], c[1]},
-		{-b[1], c[0]}, {b[1], a[0]}, {a[1], c[0]},
-	}
-	var h [12]float64
-	m := 0
-	for _, pr := range ps {
-		x := pr[0] * pr[1]
-		y := math.FMA(pr[0], pr[1], -x)
-		for _, t := range [2]float64{y, x} {
-			q := t
-			for i := range m {
-				q, h[i] = twoSum(q, h[i])
-			}
-			h[m] = q
-			m++
-		}
-	}
-	for i := m - 1; i >= 0; i-- {
-		switch {
-		case h[i] > 0:
-			return 1
-		case h[i] < 0:
-			return -1
-		}
-	}
-	return 0
-}
-
-// twoSum returns a+b rounded and its rounding error, exactly.
-func twoSum(a, b float64) (s, e float64) {
-	s = a + b
-	bv := s - a
-	av := s - bv
-	return s, (a - av) + (b - bv)
 }

@@ -162,7 +162,7 @@ func (pl *MeshPlanner) MoveGoal(p *MeshPath, to mgl64.Vec2) (navmesh.Result, err
 	last := p.polys[len(p.polys)-1]
 	pl.vs = pl.m.AppendPolygon(pl.vs[:0], last)
 	start := p.end
-	if !insideConvex(pl.vs, start) {
+	if !pl.m.ContainsInterior(last, start) {
 		start = centroid(pl.vs)
 	}
 	res, err := pl.search(start, to, pl.Query.MaxExpansions)

@@ -217,11 +217,26 @@ func (x *polyIndex) visitPolys(m *Mesh, emit func(int, int32) bool) {
 	}
 }
 
-// contains reports, exactly, whether polygon id holds p (edges included).
-func (m *Mesh) contains(id PolyID, p mgl64.Vec2) bool {
+// Contains reports, exactly, whether polygon id holds p, its edges and
+// corners included: no edge has p strictly on its outer side, by exact
+// orientation signs. It panics if id is not a polygon of m.
+func (m *Mesh) Contains(id PolyID, p mgl64.Vec2) bool {
 	q := m.polys[id]
 	for i := range q.ne {
 		if a, b := m.edge(q, i); geom.Orient(a, b, p) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// ContainsInterior reports, exactly, whether p lies in the interior of
+// polygon id: strictly on the inner side of every edge (of positive
+// length). It panics if id is not a polygon of m.
+func (m *Mesh) ContainsInterior(id PolyID, p mgl64.Vec2) bool {
+	q := m.polys[id]
+	for i := range q.ne {
+		if a, b := m.edge(q, i); a != b && geom.Orient(a, b, p) >= 0 {
 			return false
 		}
 	}
@@ -236,7 +251,7 @@ func (x *polyIndex) around(m *Mesh, p mgl64.Vec2, from int) (PolyID, int) {
 	}
 	ids := x.Bucket(x.Point(p))
 	for i := from; i < len(ids); i++ {
-		if m.contains(PolyID(ids[i]), p) {
+		if m.Contains(PolyID(ids[i]), p) {
 			return PolyID(ids[i]), i + 1
 		}
 	}
@@ -275,7 +290,7 @@ func (x *polyIndex) nearest(m *Mesh, p mgl64.Vec2) (PolyID, mgl64.Vec2) {
 
 // closest returns the point of polygon id nearest to p, to rounding.
 func (m *Mesh) closest(id PolyID, p mgl64.Vec2) mgl64.Vec2 {
-	if m.contains(id, p) {
+	if m.Contains(id, p) {
 		return p
 	}
 	q := m.polys[id]

@@ -1,11 +1,13 @@
 package navmesh
 
 import (
+	"math"
 	"testing"
 
 	"github.com/cairn-nav/cairn/navmesh/internal/bucket"
 	"github.com/cairn-nav/cairn/navmesh/internal/geom"
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/paulmach/orb"
 )
 
 // TestVisitPolysStops checks that visitPolys stops at the first emit that
@@ -39,5 +41,38 @@ func TestVisitPolysStops(t *testing.T) {
 	idx := newPolyIndex(m)
 	if budget := 8*len(m.ev) + 1024; idx.Entries() > budget {
 		t.Errorf("the index lists %d entries, more than the budget %d", idx.Entries(), budget)
+	}
+}
+
+// TestContainsEdges checks Contains and ContainsInterior on a triangle with
+// a slanting side: a point on an edge or a corner is contained but not in
+// the interior, and one an ulp outside is neither.
+func TestContainsEdges(t *testing.T) {
+	m, err := FromPolygons(orb.MultiPolygon{{{{0, 0}, {7, 0}, {0, 3}, {0, 0}}}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.NumPolys() != 1 {
+		t.Fatalf("%d polygons, want 1", m.NumPolys())
+	}
+	for _, tc := range []struct {
+		q            mgl64.Vec2
+		in, interior bool
+	}{
+		{mgl64.Vec2{1, 1}, true, true},
+		{mgl64.Vec2{0, 0}, true, false},
+		{mgl64.Vec2{3.5, 1.5}, true, false}, // on the slanting side
+		{mgl64.Vec2{3.5, math.Nextafter(1.5, 2)}, false, false},
+		{mgl64.Vec2{3.5, math.Nextafter(1.5, 1)}, true, true},
+		{mgl64.Vec2{0, 1}, true, false},
+		{mgl64.Vec2{-1e-300, 1}, false, false},
+		{mgl64.Vec2{1e-300, 1}, true, true},
+	} {
+		if got := m.Contains(0, tc.q); got != tc.in {
+			t.Errorf("Contains(%v) = %v, want %v", tc.q, got, tc.in)
+		}
+		if got := m.ContainsInterior(0, tc.q); got != tc.interior {
+			t.Errorf("ContainsInterior(%v) = %v, want %v", tc.q, got, tc.interior)
+		}
 	}
 }

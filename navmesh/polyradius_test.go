@@ -156,7 +156,7 @@ func checkEroded(t *testing.T, where string, m *Mesh, segs [][2]mgl64.Vec2, r, c
 				t.Fatalf("%s: polygon %d %v is %v from the wall %v–%v, less than the radius %v (by %g)", where, id, vs, math.Sqrt(d), s[0], s[1], r, r-math.Sqrt(d))
 			}
 		}
-		if got, ok := m.Locate(mid); !ok || !m.contains(got, mid) {
+		if got, ok := m.Locate(mid); !ok || !m.Contains(got, mid) {
 			t.Fatalf("%s: Locate(%v), the middle of polygon %d, = %d, %v", where, mid, id, got, ok)
 		}
 	}
