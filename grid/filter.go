@@ -44,9 +44,13 @@ type Filter struct {
 	Include [256]bool
 }
 
-// check validates f and returns the factor that keeps the heuristic
-// admissible: the smallest cost multiplier of an area the filter lets
-// through, at most 1.
+// Check validates f, as every query with f does, and returns the factor
+// that keeps a distance heuristic admissible under it: the smallest cost
+// multiplier of an area the filter lets through, at most 1. Layers above
+// the grid that take a Filter (a navmesh's queries) check it with this.
+func (f *Filter) Check() (lowest float64, err error) { return f.check() }
+
+// check is [Filter.Check].
 func (f *Filter) check() (float64, error) {
 	low := 1.0
 	for a, c := range f.Cost {

@@ -77,11 +77,15 @@ func (m *Mesh) bridges() {
 	}
 }
 
-// crosses reports whether the search may cross edge e of polygon from: it
+// crosses reports whether the search may cross edge e of polygon from:
+// the polygon across is not one the query's filter excludes, and the edge
 // is not a bridge, or the side it leads to holds a polygon of the start or
 // the goal.
 func (s *search) crosses(from PolyID, e int32) bool {
 	m := s.m
+	if s.fl.excl != nil && s.excluded(m.enb[e]) {
+		return false
+	}
 	if !m.bridge[e] {
 		return true
 	}

@@ -93,7 +93,28 @@ func FromGrid(g *grid.Grid, opt Options) (*Mesh, error) {
 // rectangles cuts the free cells of g into rectangles: the walkable cells,
 // the cell index, the polygons, their vertices and their edges with the
 // polygon across each (see finishRects for the rest).
-func rectangles(g *grid.Grid) *Mesh { return rectanglesOf(g, decompose(g, g.Bounds())) }
+func rectangles(g *grid.Grid) *Mesh {
+	rects := decompose(g, g.Bounds(), true)
+	m := rectanglesOf(g, rects)
+	m.area = rectAreas(g, rects)
+	return m
+}
+
+// rectAreas returns the area type of each of the rectangles of g's cells,
+// one area each, or nil when all are [grid.AreaGround].
+func rectAreas(g *grid.Grid, rects []rect) []uint8 {
+	var area []uint8
+	for i, r := range rects {
+		a := g.Area(image.Pt(int(r.x0), int(r.y0)))
+		if a != grid.AreaGround && area == nil {
+			area = make([]uint8, len(rects))
+		}
+		if area != nil {
+			area[i] = a
+		}
+	}
+	return area
+}
 
 // rectanglesOf is rectangles for the given rectangles of g's free cells.
 func rectanglesOf(g *grid.Grid, rects []rect) *Mesh {
@@ -135,6 +156,7 @@ func (m *Mesh) finishRects() {
 	}
 	m.twins()
 	m.label()
+	m.areaCorners()
 }
 
 // gridCorner reports whether grid corner v of a mesh with a cell index is
@@ -182,18 +204,56 @@ func (m *Mesh) convex() *Mesh {
 		m.finishRects()
 		return m // no free cells
 	}
-	c := faceMesh(m.verts, tri.Merge(m.verts, m.delaunay()), nil)
+	var f tri.Faces
+	if m.area == nil {
+		f = tri.Merge(m.verts, m.delaunay())
+	} else {
+		// Polygons keep to one area type: triangles of rectangles of
+		// different areas are neither flipped nor merged into one another,
+		// and are joined again afterwards.
+		group := make([]int32, len(m.area))
+		for i, a := range m.area {
+			group[i] = int32(a)
+		}
+		f = tri.Merge(m.verts, tri.RectanglesApart(m.verts, m.rings(), group))
+		tri.Rejoin(f, len(m.verts))
+	}
+	c := faceMesh(m.verts, f, nil)
 	c.kind = convexGridMesh
 	c.w, c.h, c.walk = m.w, m.h, m.walk
 	for i, v := range c.verts {
 		c.reflex[i] = c.gridCorner(v)
 	}
+	if m.area != nil {
+		// A convex polygon's centroid lies inside it, in a cell of its own
+		// area, that is of the rectangle under it.
+		cells := m.loc.(*cellIndex)
+		c.area = make([]uint8, len(c.polys))
+		for id := range c.polys {
+			p := c.centroid(PolyID(id))
+			c.area[id] = m.area[cells.poly(int(p[0]), int(p[1]))]
+		}
+		c.areaCorners()
+	}
 	return c
+}
+
+// centroid returns the mean of polygon id's vertices, a point inside it.
+func (m *Mesh) centroid(id PolyID) mgl64.Vec2 {
+	p := m.polys[id]
+	var s mgl64.Vec2
+	for _, v := range m.ev[p.e0 : p.e0+p.ne] {
+		s = s.Add(m.verts[v])
+	}
+	return s.Mul(1 / float64(p.ne))
 }
 
 // delaunay returns the triangles of the rectangle mesh m, flipped into the
 // constrained Delaunay triangulation of its corners, with their neighbours.
-func (m *Mesh) delaunay() tri.Triangles {
+func (m *Mesh) delaunay() tri.Triangles { return tri.Rectangles(m.verts, m.rings()) }
+
+// rings returns the polygons of m as the triangulator's rings.
+func (m *Mesh) rings() tri.Rings {
 	// The package's order is clockwise (y up); the triangulator's rings
 	// run counter-clockwise.
 	rects := tri.Rings{Start: make([]int32, 0, len(m.polys)+1), Verts: make([]int32, 0, len(m.ev))}
@@ -203,16 +263,23 @@ func (m *Mesh) delaunay() tri.Triangles {
 		slices.Reverse(rects.Verts[len(rects.Verts)-int(p.ne):])
 	}
 	rects.Start = append(rects.Start, int32(len(rects.Verts)))
-	return tri.Rectangles(m.verts, rects)
+	return rects
 }
 
 // decompose cuts the free cells of g in the part b of its bounds into
 // rectangles, in coordinates relative to b.Min: each row's maximal runs of
-// free cells, each grown down while the next row has the same run.
-// Rectangles come out sorted by top row, then by column.
-func decompose(g *grid.Grid, b image.Rectangle) []rect {
+// free cells (with areas, of free cells of one area type), each grown down
+// while the next row has the same run. Rectangles come out sorted by top
+// row, then by column.
+func decompose(g *grid.Grid, b image.Rectangle, areas bool) []rect {
 	w, h := b.Dx(), b.Dy()
 	free := func(x, y int) bool { return g.Passable(b.Min.Add(image.Pt(x, y))) }
+	area := func(x, y int) uint8 {
+		if !areas {
+			return 0
+		}
+		return g.Area(b.Min.Add(image.Pt(x, y)))
+	}
 	var rects []rect
 	var open, next []int32 // rectangles reaching the row above, by column
 	for y := range h {
@@ -224,13 +291,14 @@ func decompose(g *grid.Grid, b image.Rectangle) []rect {
 				continue
 			}
 			x0 := x
-			for x < w && free(x, y) {
+			for x < w && free(x, y) && area(x, y) == area(x0, y) {
 				x++
 			}
 			for k < len(open) && rects[open[k]].x0 < int32(x0) {
 				k++
 			}
-			if k < len(open) && rects[open[k]].x0 == int32(x0) && rects[open[k]].x1 == int32(x) {
+			if k < len(open) && rects[open[k]].x0 == int32(x0) && rects[open[k]].x1 == int32(x) &&
+				area(x0, y) == area(x0, int(rects[open[k]].y0)) {
 				rects[open[k]].y1 = int32(y + 1)
 				next = append(next, open[k])
 				continue

@@ -23,7 +23,10 @@ import (
 // the crossings out of p by its other portals and, when p holds the goal,
 // to the goal; each costs the Euclidean distance between the two points.
 // The heuristic, the distance from a node's point to the goal, is
-// consistent on this graph (but for its rounding to float32). A chain of
+// consistent on this graph (but for its rounding to float32). Under a
+// query's filter each leg costs its length times the cost multiplier of
+// the polygon it runs in, and the heuristic is scaled by the least
+// multiplier when that is below 1, so it stays consistent. A chain of
 // midpoints is a legal path (each leg joins two points of one convex
 // polygon), so its length bounds the pulled path's from above; but it is
 // not the taut length, and the heuristic is not admissible for that: the
@@ -123,7 +126,7 @@ func (c *corridor) point(n int32) mgl64.Vec2 {
 func (c *corridor) Estimate(n int32) float64 {
 	switch n {
 	case corridorStart:
-		return geom.Dist(c.to, c.from)
+		return geom.Dist(c.to, c.from) * c.g.fl.low
 	case corridorGoal:
 		return 0
 	}
@@ -146,7 +149,7 @@ func (c *corridor) AppendEdges(dst []core.Edge, n int32) []core.Edge {
 	pid, in := m.enb[e], m.etwin[e]
 	at := m.mid(m.polys[pid], in)
 	if c.g.isGoalPoly(pid) {
-		dst = append(dst, core.Edge{To: corridorGoal, Cost: geom.Dist(c.to, at)})
+		dst = append(dst, core.Edge{To: corridorGoal, Cost: geom.Dist(c.to, at) * c.g.fl.cost[m.Area(pid)]})
 	}
 	return c.leave(dst, pid, in, at)
 }
@@ -156,6 +159,7 @@ func (c *corridor) AppendEdges(dst []core.Edge, n int32) []core.Edge {
 func (c *corridor) leave(dst []core.Edge, pid PolyID, in int32, at mgl64.Vec2) []core.Edge {
 	m := c.m
 	p := m.polys[pid]
+	mult := c.g.fl.cost[m.Area(pid)] // the legs run inside pid
 	for i := range p.ne {
 		e := p.e0 + i
 		nb := m.enb[e]
@@ -166,8 +170,8 @@ func (c *corridor) leave(dst []core.Edge, pid PolyID, in int32, at mgl64.Vec2) [
 			continue // the crossing from nb into pid was expanded
 		}
 		mp := m.mid(p, i)
-		c.h[e] = float32(geom.Dist(c.to, mp))
-		dst = append(dst, core.Edge{To: corridorPortal + e, Cost: geom.Dist(mp, at)})
+		c.h[e] = float32(geom.Dist(c.to, mp) * c.g.fl.low)
+		dst = append(dst, core.Edge{To: corridorPortal + e, Cost: geom.Dist(mp, at) * mult})
 	}
 	return dst
 }
@@ -203,7 +207,7 @@ func (sr *Searcher) beginCorridor(dst []mgl64.Vec2, from, to mgl64.Vec2, q Query
 	}
 	c := sr.c
 	c.polys = c.polys[:0]
-	dst, res, common, err := sr.settle(dst, from, to)
+	dst, res, common, err := sr.settle(dst, from, to, q)
 	if err != nil || res.Status != core.NotSearched {
 		if common >= 0 {
 			c.polys = append(c.polys, common)
@@ -244,8 +248,8 @@ func (sr *Searcher) corridorPath(dst []mgl64.Vec2, q Query) ([]mgl64.Vec2, Resul
 	}
 	base := len(dst)
 	dst = funnel.Pull(dst, from, last, c.portals)
-	if q.Shortcut {
-		dst = m.shortcut(dst, base)
+	if q.Shortcut && !g.fl.weighted {
+		dst = m.shortcut(dst, base, g.fl.excl)
 	}
 	res := Result{Status: r.Status, Expanded: r.Expanded, End: last}
 	for i := base + 1; i < len(dst); i++ {
@@ -256,15 +260,16 @@ func (sr *Searcher) corridorPath(dst []mgl64.Vec2, q Query) ([]mgl64.Vec2, Resul
 
 // shortcut drops the inner points of the path path[base:] that a straight
 // leg on the mesh from the point kept before them to the point after them
-// makes needless, and returns the shortened slice. It walks the path once,
-// with one [Mesh.Raycast] per inner point.
-func (m *Mesh) shortcut(path []mgl64.Vec2, base int) []mgl64.Vec2 {
+// makes needless, and returns the shortened slice: a leg may not enter
+// the polygons of the areas excl marks, when not nil. It walks the path
+// once, with one [Mesh.Raycast] per inner point.
+func (m *Mesh) shortcut(path []mgl64.Vec2, base int, excl *[256]bool) []mgl64.Vec2 {
 	if len(path)-base < 3 {
 		return path
 	}
 	w := base + 1 // path[w-1] is the last point kept
 	for j := base + 1; j < len(path)-1; j++ {
-		if hit, _ := m.Raycast(path[w-1], path[j+1]); hit {
+		if hit, _ := m.raycast(path[w-1], path[j+1], excl); hit {
 			path[w] = path[j]
 			w++
 		}

@@ -50,6 +50,17 @@ import (
 // Sources 1 and 3 share that layout: they differ in the shapes of the
 // polygons and in how Read checks that they cover the walkable cells.
 //
+// Version 2 is version 1 for a mesh of a grid whose polygons have area
+// types ([Mesh.Area]) other than ground: it is written only for such a
+// mesh, and has one more section between the edges and the checksum:
+//
+//	offset  size  field
+//	           P  areas: the area type of each polygon, a byte, never
+//	              255 (grid.AreaSolid)
+//
+// A mesh whose polygons are all ground is written as version 1, as before
+// area types existed, and a mesh built from polygons always is.
+//
 // A mesh of source 2 (polygons) has no grid, so no walkable cells and no
 // corner flags:
 //
@@ -95,6 +106,7 @@ import (
 const (
 	fileMagic      = "CAIRNNAV"
 	fileVersion    = 1
+	fileAreas      = 2 // the version of a mesh file with area types
 	fileHeaderSize = 44
 	sourceGrid     = 1
 	sourcePolygons = 2
@@ -191,7 +203,11 @@ func (m *Mesh) WriteTo(w io.Writer) (int64, error) {
 // size and fingerprint, zero for a mesh built from polygons, and the counts.
 func (m *Mesh) writeHeader(e *binfile.Writer, source uint32, w, h uint32, fp uint64) {
 	e.Bytes([]byte(fileMagic))
-	e.U32(fileVersion)
+	if m.area != nil {
+		e.U32(fileAreas)
+	} else {
+		e.U32(fileVersion)
+	}
 	e.U32(source)
 	e.U32(w)
 	e.U32(h)
@@ -217,6 +233,9 @@ func (m *Mesh) writePolys(e *binfile.Writer) {
 	for i, v := range m.ev {
 		e.U32(uint32(v))
 		e.U32(uint32(m.enb[i]))
+	}
+	for _, a := range m.area {
+		e.Byte(a)
 	}
 }
 
@@ -315,8 +334,10 @@ type meshFile struct {
 	sizes   []int32
 	ev      []int32
 	enb     []PolyID
+	areas   bool    // version 2: the file has an areas section
+	area    []uint8 // its content
 
-	cellsAt, vertAt, cornerAt, sizeAt, edgeAt int64
+	cellsAt, vertAt, cornerAt, sizeAt, edgeAt, areaAt int64
 }
 
 // readMesh reads the header of a mesh file and the rest by its source; with
@@ -335,10 +356,13 @@ func readMesh(r io.Reader, g *grid.Grid, bound *binding) (*Mesh, error) {
 		return nil, err
 	}
 	le := binary.LittleEndian
-	if v := le.Uint32(hdr[8:]); v != fileVersion {
-		return nil, &FormatError{8, fmt.Sprintf("unknown version %d, want %d", v, fileVersion)}
+	version := le.Uint32(hdr[8:])
+	if version != fileVersion && version != fileAreas {
+		return nil, &FormatError{8, fmt.Sprintf("unknown version %d, want %d or %d", version, fileVersion, fileAreas)}
 	}
 	switch s := le.Uint32(hdr[12:]); {
+	case s == sourcePolygons && version == fileAreas:
+		return nil, &FormatError{8, fmt.Sprintf("version %d (area types) of a mesh built from polygons, which has none", version)}
 	case s == sourcePolygons && g != nil && le.Uint32(hdr[16:]) != 0:
 		return nil, &FormatError{24, "mesh was built for another map or agent radius"}
 	case s == sourcePolygons && g != nil:
@@ -380,6 +404,10 @@ func (f *meshFile) readSections(d *binfile.Reader, nbytes, n, p, e int) error {
 	}
 	if err == nil {
 		err = f.readPolys(d, p, e)
+	}
+	if err == nil && f.areas {
+		f.area = make([]uint8, 0, min(p, 1<<16))
+		err = d.Records(p, 1, "areas", func(b []byte) { f.area = append(f.area, b[0]) })
 	}
 	if err == nil {
 		err = readSum(d)

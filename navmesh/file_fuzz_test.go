@@ -53,6 +53,15 @@ func FuzzRead(f *testing.F) {
 	empty.source = 3
 	f.Add(empty.bytes(), false)
 	f.Add(cellTriangles(blocky(5, 6, 5, 3), testmap.NewRand(5)).bytes(), false)
+	ag := areaGrid(4, 9, 7)
+	withAreas := encodeMesh(f, mustMesh(f, ag), ag)
+	f.Add(withAreas, false)
+	af := parseFile(f, withAreas)
+	af.areas[1] = grid.AreaSolid
+	f.Add(af.bytes(), true)
+	af = parseFile(f, withAreas)
+	af.version = 1
+	f.Add(af.bytes(), true)
 	poly := smallPolyFile(f)
 	f.Add(poly, false)
 	pf := parsePolyFile(f, poly)
@@ -84,7 +93,7 @@ func FuzzRead(f *testing.F) {
 			fuzzPolyQueries(t, m, data)
 			return
 		}
-		g := walkableGrid(t, data)
+		g := walkableGrid(t, data, m)
 		if _, err := navmesh.ReadFor(bytes.NewReader(data), g, navmesh.Options{}); err != nil {
 			t.Fatalf("ReadFor the grid of its own cells: %v", err)
 		}
@@ -111,16 +120,22 @@ func FuzzRead(f *testing.F) {
 }
 
 // walkableGrid returns the grid whose free cells are the walkable cells of
-// a mesh file that Read accepted.
-func walkableGrid(tb testing.TB, data []byte) *grid.Grid {
+// a mesh file that Read accepted as m, with the area types of m's
+// polygons.
+func walkableGrid(tb testing.TB, data []byte, m *navmesh.Mesh) *grid.Grid {
 	tb.Helper()
 	le := binary.LittleEndian
 	w, h := int(le.Uint32(data[16:])), int(le.Uint32(data[20:]))
 	free := make([]bool, w*h)
+	areas := make([]uint8, w*h)
 	for i := range free {
 		free[i] = data[44+i/8]&(1<<(i%8)) != 0
+		areas[i] = grid.AreaSolid
+		if id, ok := m.Locate(mgl64.Vec2{float64(i%w) + 0.5, float64(i/w) + 0.5}); free[i] && ok {
+			areas[i] = m.Area(id)
+		}
 	}
-	g, err := grid.New(w, h, free, grid.Options{})
+	g, err := grid.New(w, h, free, grid.Options{Areas: areas})
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/cairn-nav/cairn/grid"
 	"github.com/cairn-nav/cairn/internal/binfile"
+	"github.com/go-gl/mathgl/mgl64"
 )
 
 // This file reads and writes what the meshes built from a grid, of
@@ -73,7 +74,7 @@ func readGridFile(d *binfile.Reader, hdr []byte, g *grid.Grid) (*Mesh, error) {
 	if w32 == 0 || h32 == 0 || uint64(w32)*uint64(h32) > grid.MaxCells || (uint64(w32)+1)*(uint64(h32)+1) > math.MaxInt32 {
 		return nil, &FormatError{16, fmt.Sprintf("grid of %d×%d cells, want a positive size of at most %d cells", w32, h32, grid.MaxCells)}
 	}
-	f := meshFile{kind: rectMesh, w: int(w32), h: int(h32), fp: le.Uint64(hdr[24:])}
+	f := meshFile{kind: rectMesh, w: int(w32), h: int(h32), fp: le.Uint64(hdr[24:]), areas: le.Uint32(hdr[8:]) == fileAreas}
 	if le.Uint32(hdr[12:]) == sourceConvex {
 		f.kind = convexGridMesh
 	}
@@ -116,6 +117,7 @@ func readGridFile(d *binfile.Reader, hdr []byte, g *grid.Grid) (*Mesh, error) {
 	f.cornerAt = f.vertAt + vertexSize*int64(n)
 	f.sizeAt = f.cornerAt + int64((n+7)/8)
 	f.edgeAt = f.sizeAt + polySizeSize*int64(p)
+	f.areaAt = f.edgeAt + edgeRecordSize*int64(e)
 
 	if err := f.readSections(d, nbytes, n, p, e); err != nil {
 		return nil, err
@@ -156,9 +158,47 @@ func (f *meshFile) mesh(g *grid.Grid) (*Mesh, error) {
 		return nil, &FormatError{f.vertOffset(i), fmt.Sprintf("vertex %d is a corner of no polygon", i)}
 	}
 	if f.kind == convexGridMesh {
-		return f.convexMesh(m, free)
+		m, err = f.convexMesh(m, free)
+	} else {
+		m, err = f.rectMesh(m, free)
 	}
-	return f.rectMesh(m, free)
+	if err != nil {
+		return nil, err
+	}
+	return m, f.checkAreas(m, g)
+}
+
+// checkAreas checks the polygons' area types and gives them to m: none is
+// grid.AreaSolid, and with g not nil the polygon holding the centre of
+// each walkable cell has the cell's area (a file of version 1, without
+// areas, is refused for a g whose free cells are not all ground, as
+// FromGrid would have given it areas). That costs a point location per
+// cell, and only for a g or a file with areas.
+func (f *meshFile) checkAreas(m *Mesh, g *grid.Grid) error {
+	if i := slices.Index(f.area, grid.AreaSolid); i >= 0 {
+		return &FormatError{f.areaAt + int64(i), fmt.Sprintf("polygon %d has area type %d (solid)", i, grid.AreaSolid)}
+	}
+	m.area = f.area
+	m.areaCorners()
+	if g == nil {
+		return nil
+	}
+	for y := range f.h {
+		for x := range f.w {
+			c := image.Pt(x, y)
+			if !g.Passable(c) || (f.area == nil && g.Area(c) == grid.AreaGround) {
+				continue
+			}
+			if f.area == nil {
+				return &FormatError{8, fmt.Sprintf("mesh has no area types, but cell (%d,%d) of the map has area %d: build it again", x, y, g.Area(c))}
+			}
+			id, _ := m.Locate(mgl64.Vec2{float64(x) + 0.5, float64(y) + 0.5})
+			if id < 0 || m.area[id] != g.Area(c) {
+				return &FormatError{f.areaAt + int64(max(id, 0)), fmt.Sprintf("polygon %d has area type %d, but it covers cell (%d,%d) of area %d", id, m.Area(max(id, 0)), x, y, g.Area(c))}
+			}
+		}
+	}
+	return nil
 }
 
 // checkCells checks the walkable cells and the corner flags' padding, and

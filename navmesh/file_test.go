@@ -37,6 +37,12 @@ func encodeMesh(tb testing.TB, m *navmesh.Mesh, g *grid.Grid) []byte {
 	}
 	cells := g.Width() * g.Height()
 	want := 48 + (cells+7)/8 + 16*m.NumVertices() + (m.NumVertices()+7)/8 + 4*m.NumPolys() + 8*edges
+	for id := navmesh.PolyID(0); int(id) < m.NumPolys(); id++ {
+		if m.Area(id) != grid.AreaGround {
+			want += m.NumPolys() // version 2: a byte of area type a polygon
+			break
+		}
+	}
 	if n != int64(buf.Len()) || buf.Len() != want {
 		tb.Fatalf("WriteTo returned %d and wrote %d bytes, want %d", n, buf.Len(), want)
 	}
@@ -53,6 +59,9 @@ func sameMesh(t *testing.T, a, b *navmesh.Mesh, g *grid.Grid, seed int64) {
 			b.NumPolys(), b.NumPortals(), b.NumVertices(), a.NumPolys(), a.NumPortals(), a.NumVertices())
 	}
 	for id := navmesh.PolyID(0); int(id) < a.NumPolys(); id++ {
+		if a.Area(id) != b.Area(id) {
+			t.Fatalf("polygon %d: read area %d, written %d", id, b.Area(id), a.Area(id))
+		}
 		if pa, pb := a.AppendPolygon(nil, id), b.AppendPolygon(nil, id); !slices.Equal(pa, pb) {
 			t.Fatalf("polygon %d: read %v, written %v", id, pb, pa)
 		}
@@ -279,6 +288,7 @@ type meshFile struct {
 	corners         []byte
 	sizes           []uint32
 	edges           [][2]int32 // vertex, neighbour
+	areas           []byte     // version 2
 }
 
 func parseFile(tb testing.TB, b []byte) *meshFile {
@@ -304,6 +314,10 @@ func parseFile(tb testing.TB, b []byte) *meshFile {
 	for range ne {
 		f.edges = append(f.edges, [2]int32{int32(le.Uint32(b[at:])), int32(le.Uint32(b[at+4:]))})
 		at += 8
+	}
+	if f.version == 2 {
+		f.areas = slices.Clone(b[at : at+np])
+		at += np
 	}
 	if at+4 != len(b) {
 		tb.Fatalf("parsed %d of %d bytes", at+4, len(b))
@@ -334,6 +348,7 @@ func (f *meshFile) bytes() []byte {
 		b = le.AppendUint32(b, uint32(e[0]))
 		b = le.AppendUint32(b, uint32(e[1]))
 	}
+	b = append(b, f.areas...)
 	return le.AppendUint32(b, crc32.Checksum(b, crc32.MakeTable(crc32.Castagnoli)))
 }
 
@@ -388,7 +403,7 @@ func TestFileCorrupt(t *testing.T) {
 		msg    string
 	}{
 		{"magic", func(t *testing.T, f *meshFile) []byte { f.magic = "CAIRNHPA"; return nil }, 0, "not a mesh file"},
-		{"version", func(t *testing.T, f *meshFile) []byte { f.version = 2; return nil }, 8, "unknown version 2"},
+		{"version", func(t *testing.T, f *meshFile) []byte { f.version = 3; return nil }, 8, "unknown version 3"},
 		{"source", func(t *testing.T, f *meshFile) []byte { f.source = 0; return nil }, 12, "unknown source 0"},
 		{"zero width", func(t *testing.T, f *meshFile) []byte { f.w = 0; return nil }, 16, "grid of 0×2 cells"},
 		{"huge grid", func(t *testing.T, f *meshFile) []byte { f.w, f.h = 1<<20, 1<<20; return nil }, 16, "grid of 1048576×1048576 cells"},

@@ -118,6 +118,14 @@ type Mesh struct {
 	verts  []mgl64.Vec2 // distinct vertices
 	reflex []bool       // per vertex: a convex corner of the walls
 	polys  []poly
+	// area holds each polygon's area type (see [Mesh.Area]); nil when all
+	// are grid.AreaGround.
+	area []uint8
+	// For each vertex v where polygons of several area types meet, those
+	// types, vareas[vareaAt[v]:vareaAt[v+1]] (empty for the others); nil
+	// when area is (see areaCorners).
+	vareaAt []int32
+	vareas  []uint8
 	// Per polygon edge, polygon p's edges at [e0, e0+ne): the edge's first
 	// vertex (the next edge's first vertex ends it), the polygon across it
 	// (−1 for a wall), and the index of the same edge in that polygon.
@@ -209,6 +217,19 @@ func (m *Mesh) Origin() (o Origin, w, h int) {
 		return OriginPolygons, 0, 0
 	}
 	return OriginNone, 0, 0
+}
+
+// Area returns the area type of polygon id, which queries' filters weigh
+// or exclude ([Query.Filter]): on a mesh [FromGrid] built for a point agent
+// without tiles, the area type of every cell the polygon covers (see
+// [grid.Grid.Area]), as a polygon never spans two; [grid.AreaGround] on
+// other meshes. It panics if id is not a polygon of m.
+func (m *Mesh) Area(id PolyID) uint8 {
+	_ = m.polys[id]
+	if m.area == nil {
+		return 0
+	}
+	return m.area[id]
 }
 
 // NumPolys returns the number of polygons.

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/cairn-nav/cairn/core"
+	"github.com/cairn-nav/cairn/grid"
 	"github.com/cairn-nav/cairn/navmesh/internal/geom"
 	"github.com/go-gl/mathgl/mgl64"
 )
@@ -42,12 +43,27 @@ type Query struct {
 	// long queries it is from 2 (mazes, rooms) to tens of times faster
 	// (BenchmarkCorridor).
 	Corridor bool
+	// Filter, when not nil, weighs and excludes polygons by their area
+	// types ([Mesh.Area]), as it does cells for a grid query: the search
+	// never enters a polygon of an area marked in Filter.Exclude, whose
+	// edges count as walls, and an end in no other polygon is an error.
+	// The exact search finds the shortest path through the polygons left;
+	// it cannot weigh lengths, so a Filter.Cost other than 0 or 1 is an
+	// error without Corridor. The corridor search multiplies each leg of
+	// its chain of portal midpoints by the Cost of the polygon the leg
+	// crosses (0 means 1), as Detour's query filter does, and pulls the
+	// corridor it finds taut; Result.Length stays Euclidean. Filter.Include
+	// opens blocked cells, which a mesh does not cover, so it is an error.
+	Filter *grid.Filter
 	// Shortcut, with Corridor, drops the waypoints of the pulled path that
 	// a straight leg on the mesh ([Mesh.Raycast]) from the point before to
 	// the point after makes needless, at one raycast per waypoint. Only a
 	// corridor that wraps round polygons it does not hold leaves any: on
 	// grid meshes it shortened the paths by 0.02 % on average and took
-	// up to 6 times as long (in a maze), so it is off by default.
+	// up to 6 times as long (in a maze), so it is off by default. Under a
+	// Filter a leg keeps out of excluded polygons ([Mesh.RaycastFilter]),
+	// and a filter with cost multipliers turns Shortcut off, as a straight
+	// leg may be shorter but dearer.
 	Shortcut bool
 }
 
@@ -91,6 +107,7 @@ func NewSearcher(m *Mesh) *Searcher {
 	sr.g.nodes = make([]snode, 0, firstLimit)
 	sr.g.best = make([]float64, len(m.verts))
 	sr.g.bestGen = make([]uint32, len(m.verts))
+	sr.g.fl.reset(nil)
 	sr.h.s = &sr.g
 	sr.s = core.NewSliced(&sr.g)
 	return sr
@@ -138,7 +155,7 @@ func (sr *Searcher) AppendPath(dst []mgl64.Vec2, from, to mgl64.Vec2, q Query) (
 	if q.Corridor {
 		return sr.appendCorridorPath(dst, from, to, q)
 	}
-	dst, res, _, err := sr.settle(dst, from, to)
+	dst, res, _, err := sr.settle(dst, from, to, q)
 	if err != nil || res.Status != core.NotSearched {
 		return dst, res, err
 	}
@@ -155,8 +172,11 @@ func (sr *Searcher) AppendPath(dst []mgl64.Vec2, from, to mgl64.Vec2, q Query) (
 // with core.Unreachable when the ends are in different components. Its
 // status is core.NotSearched when a search must answer, and beside an
 // error.
-func (sr *Searcher) settle(dst []mgl64.Vec2, from, to mgl64.Vec2) (out []mgl64.Vec2, res Result, common PolyID, err error) {
+func (sr *Searcher) settle(dst []mgl64.Vec2, from, to mgl64.Vec2, q Query) (out []mgl64.Vec2, res Result, common PolyID, err error) {
 	m, g := sr.m, &sr.g
+	if err := sr.setFilter(q); err != nil {
+		return dst, Result{}, -1, err
+	}
 	if err := sr.locateEnds(from, to); err != nil {
 		return dst, Result{}, -1, err
 	}
@@ -264,9 +284,15 @@ func (sr *Searcher) locateEnds(from, to mgl64.Vec2) error {
 	if len(g.sps) == 0 {
 		return fmt.Errorf("navmesh: start (%g,%g) is not on the mesh", from[0], from[1])
 	}
+	if g.sps = g.keep(g.sps); len(g.sps) == 0 {
+		return fmt.Errorf("navmesh: start (%g,%g) is in an area the filter excludes", from[0], from[1])
+	}
 	g.gps = m.appendAround(g.gps[:0], to)
 	if len(g.gps) == 0 {
 		return fmt.Errorf("navmesh: goal (%g,%g) is not on the mesh", to[0], to[1])
+	}
+	if g.gps = g.keep(g.gps); len(g.gps) == 0 {
+		return fmt.Errorf("navmesh: goal (%g,%g) is in an area the filter excludes", to[0], to[1])
 	}
 	return nil
 }

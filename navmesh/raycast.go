@@ -2,7 +2,9 @@ package navmesh
 
 import (
 	"math"
+	"slices"
 
+	"github.com/cairn-nav/cairn/grid"
 	"github.com/cairn-nav/cairn/navmesh/internal/geom"
 	"github.com/go-gl/mathgl/mgl64"
 )
@@ -36,11 +38,31 @@ import (
 // most d vertices (a corner the segment passes through costs O(d) for each
 // polygon round it), and does not allocate.
 func (m *Mesh) Raycast(from, to mgl64.Vec2) (hit bool, at mgl64.Vec2) {
+	return m.raycast(from, to, nil)
+}
+
+// RaycastFilter is [Mesh.Raycast] on the part of the mesh that filter f
+// lets a query into ([Query.Filter]): the polygons of the areas f
+// excludes count as walls. A nil f is Raycast. Costs and Include do not
+// matter to it. It costs what Raycast costs and does not allocate.
+func (m *Mesh) RaycastFilter(from, to mgl64.Vec2, f *grid.Filter) (hit bool, at mgl64.Vec2) {
+	if f == nil || m.area == nil && !f.Exclude[grid.AreaGround] {
+		return m.raycast(from, to, nil)
+	}
+	return m.raycast(from, to, &f.Exclude)
+}
+
+// raycast is Raycast with the polygons of the areas marked in excl, when
+// not nil, for walls.
+func (m *Mesh) raycast(from, to mgl64.Vec2, excl *[256]bool) (hit bool, at mgl64.Vec2) {
 	if !finite(from) || math.IsNaN(to[0]) || math.IsNaN(to[1]) {
 		return true, from
 	}
 	var buf [16]PolyID
 	ps := m.appendAround(buf[:0], from)
+	if excl != nil {
+		ps = slices.DeleteFunc(ps, func(p PolyID) bool { return excl[m.Area(p)] })
+	}
 	if len(ps) == 0 {
 		return true, from
 	}
@@ -81,7 +103,7 @@ func (m *Mesh) Raycast(from, to mgl64.Vec2) (hit bool, at mgl64.Vec2) {
 			if geom.Orient(u, v, to) <= 0 && geom.Orient(v, w, to) <= 0 {
 				return false, to
 			}
-			if cur = m.turn(cur, i, to); cur < 0 {
+			if cur = m.turn(cur, i, to, excl); cur < 0 {
 				return true, v
 			}
 			continue
@@ -92,7 +114,7 @@ func (m *Mesh) Raycast(from, to mgl64.Vec2) (hit bool, at mgl64.Vec2) {
 		if geom.Orient(a, b, to) <= 0 {
 			return false, to
 		}
-		if nb := m.enb[p.e0+i]; nb >= 0 {
+		if nb := m.enb[p.e0+i]; nb >= 0 && (excl == nil || !excl[m.Area(nb)]) {
 			cur = nb
 			continue
 		}
@@ -167,8 +189,9 @@ func (m *Mesh) enters(id PolyID, from, to mgl64.Vec2) bool {
 // of polygon cur, where it leaves cur: one reached from cur through
 // portals that end at the vertex, and their portals that end there in
 // turn (so never across a point where polygons only touch). It returns −1
-// when there is none.
-func (m *Mesh) turn(cur PolyID, i int32, to mgl64.Vec2) PolyID {
+// when there is none. The polygons of the areas excl marks, when not nil,
+// are walls.
+func (m *Mesh) turn(cur PolyID, i int32, to mgl64.Vec2, excl *[256]bool) PolyID {
 	// At most four cells, so few polygons, meet at a point of a grid mesh;
 	// a vertex of a mesh from polygons may have more, and only then does
 	// seen leave the stack.
@@ -200,7 +223,7 @@ func (m *Mesh) turn(cur PolyID, i int32, to mgl64.Vec2) PolyID {
 			start bool
 		}{{i, true}, {pi, false}} {
 			nb := m.enb[p.e0+e.k]
-			if nb < 0 {
+			if nb < 0 || excl != nil && excl[m.Area(nb)] {
 				continue
 			}
 			for _, s := range seen {

@@ -45,6 +45,7 @@ type search struct {
 	overflow    bool
 	start, goal mgl64.Vec2
 	sps, gps    []PolyID // polygons holding the start and the goal
+	fl          filter   // the query's filter (filter.go)
 	// The least cost at which each vertex has become a root this search,
 	// valid where bestGen is gen.
 	best    []float64
@@ -214,7 +215,7 @@ func (s *search) expandPoint(dst []core.Edge, at mgl64.Vec2, root int32, g float
 			if b.Sub(at).LenSqr() < a.Sub(at).LenSqr() {
 				u = ib
 			}
-			if m.reflex[u] {
+			if s.corner(u) {
 				dst = s.turn(dst, snode{kind: kindPoint, root: u, poly: nb, edge: m.etwin[p.e0+i]}, at, g)
 			}
 		}
@@ -277,7 +278,7 @@ func (s *search) fans(dst []core.Edge, n *snode, r mgl64.Vec2) []core.Edge {
 	p := m.polys[n.poly]
 	// The entry edge runs from vk (on the left seen from the root) to vk1.
 	vk, vk1 := m.edgeIDs(p, n.edge)
-	if v := m.verts[vk1]; n.right == v && m.reflex[vk1] {
+	if v := m.verts[vk1]; n.right == v && s.corner(vk1) {
 		_, next := m.edgeIDs(p, (n.edge+1)%p.ne)
 		if side(r, n.right, m.verts[next]) > 0 {
 			fan := snode{kind: kindFan, root: vk1, poly: n.poly, edge: n.edge,
@@ -285,7 +286,7 @@ func (s *search) fans(dst []core.Edge, n *snode, r mgl64.Vec2) []core.Edge {
 			dst = s.turn(dst, fan, r, n.g)
 		}
 	}
-	if v := m.verts[vk]; n.left == v && m.reflex[vk] {
+	if v := m.verts[vk]; n.left == v && s.corner(vk) {
 		prev, _ := m.edgeIDs(p, (n.edge+p.ne-1)%p.ne)
 		if side(r, n.left, m.verts[prev]) < 0 {
 			fan := snode{kind: kindFan, root: vk, poly: n.poly, edge: n.edge,
@@ -315,7 +316,7 @@ func (s *search) alongEdge(dst []core.Edge, n *snode, r mgl64.Vec2, ia, ib int32
 	if b.Sub(r).LenSqr() < a.Sub(r).LenSqr() {
 		u = ib
 	}
-	if m.reflex[u] && sees(r, n.left, n.right, m.verts[u]) {
+	if s.corner(u) && sees(r, n.left, n.right, m.verts[u]) {
 		dst = s.turn(dst, snode{kind: kindPoint, root: u, poly: nb, edge: twin}, r, n.g)
 	}
 	return dst

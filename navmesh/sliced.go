@@ -50,7 +50,7 @@ func (sr *Searcher) BeginSliced(from, to mgl64.Vec2, q Query) error {
 		var ok bool
 		_, ok, sl.path, sl.res, err = sr.beginCorridor(sl.path, from, to, q)
 		sl.searching = ok
-	} else if sl.path, sl.res, _, err = sr.settle(sl.path, from, to); err == nil && sl.res.Status == core.NotSearched {
+	} else if sl.path, sl.res, _, err = sr.settle(sl.path, from, to, q); err == nil && sl.res.Status == core.NotSearched {
 		sr.beginExact(from, to, q)
 		sl.searching = true
 	}

@@ -16,8 +16,9 @@ import (
 // a search crossing a tile line splits its cones at each of them, and
 // measured on Berlin_0_1024 that made queries several times slower. So
 // before the merge a tile drops each vertex on a tile line that has a
-// free cell of the tile on both sides of it along the line (it is then
-// neither a wall corner nor where the line meets a wall): the triangles
+// free cell of the tile on both sides of it along the line, of one area
+// type (it is then neither a wall corner, nor where the line meets a wall
+// or the boundary between two areas): the triangles
 // round it are cut again by ear clipping without it, and all are flipped
 // back to constrained Delaunay. What is left on the line are the tile's
 // corners and the points where the line meets its walls, which stitching
@@ -25,10 +26,12 @@ import (
 
 // openBorder returns the vertices of the tile mesh m, the rectangles of
 // the cells of g in b, that lie on b's border inside a tile line of g (not
-// the map's edge, nor b's corners) between two free cells of b along it.
+// the map's edge, nor b's corners) between two free cells of b along it
+// of one area type.
 func openBorder(g *grid.Grid, b image.Rectangle, m *Mesh) []int32 {
 	tw, th := b.Dx(), b.Dy()
 	free := func(x, y int) bool { return g.Passable(b.Min.Add(image.Pt(x, y))) }
+	area := func(x, y int) uint8 { return g.Area(b.Min.Add(image.Pt(x, y))) }
 	var out []int32
 	for i, v := range m.verts {
 		x, y := int(v[0]), int(v[1])
@@ -39,13 +42,13 @@ func openBorder(g *grid.Grid, b image.Rectangle, m *Mesh) []int32 {
 				continue // the map's edge
 			}
 			c := min(x, tw-1)
-			open = free(c, y-1) && free(c, y)
+			open = free(c, y-1) && free(c, y) && area(c, y-1) == area(c, y)
 		case (y == 0 || y == th) && x > 0 && x < tw:
 			if (y == 0 && b.Min.Y == 0) || (y == th && b.Max.Y == g.Height()) {
 				continue
 			}
 			r := min(y, th-1)
-			open = free(x-1, r) && free(x, r)
+			open = free(x-1, r) && free(x, r) && area(x-1, r) == area(x, r)
 		}
 		if open {
 			out = append(out, int32(i))

@@ -54,6 +54,7 @@ type tilePolys struct {
 	start  []int32
 	corner []int32
 	twin   []int32
+	area   []uint8 // per polygon, its area type; nil when all are ground
 }
 
 // checkTileSize returns an error for a TileSize that FromGrid refuses.
@@ -83,13 +84,14 @@ func tiled(g *grid.Grid, opt Options) *Mesh {
 		for ty := range t.ny {
 			for tx := range t.nx {
 				b := t.tileRect(tx, ty, w, h)
-				for _, r := range decompose(g, b) {
+				for _, r := range decompose(g, b, true) {
 					x, y := int32(b.Min.X), int32(b.Min.Y)
 					rects = append(rects, rect{r.x0 + x, r.y0 + y, r.x1 + x, r.y1 + y})
 				}
 			}
 		}
 		m := rectanglesOf(g, rects)
+		m.area = rectAreas(g, rects)
 		m.finishRects()
 		return m
 	}
@@ -114,9 +116,19 @@ func tiled(g *grid.Grid, opt Options) *Mesh {
 // buildTile returns the convex polygons of the free cells of g in b, made
 // as FromGrid makes those of a whole grid, with b's border for a wall.
 func buildTile(g *grid.Grid, b image.Rectangle) tilePolys {
-	rects := decompose(g, b)
+	rects := decompose(g, b, true)
 	if len(rects) == 0 {
 		return tilePolys{}
+	}
+	var area []uint8 // per rectangle, its area type, as rectAreas gives it
+	for i, r := range rects {
+		a := g.Area(b.Min.Add(image.Pt(int(r.x0), int(r.y0))))
+		if a != grid.AreaGround && area == nil {
+			area = make([]uint8, len(rects))
+		}
+		if area != nil {
+			area[i] = a
+		}
 	}
 	tw, th := b.Dx(), b.Dy()
 	cells := newCellIndex(tw, th)
@@ -139,10 +151,29 @@ func buildTile(g *grid.Grid, b image.Rectangle) tilePolys {
 	for i, r := range rects {
 		bd.rectangle(PolyID(i), r)
 	}
-	ts := m.delaunay()
+	// With areas, the triangles of different areas are kept apart (see
+	// convex), each triangle's area being that of the rectangle under its
+	// centroid.
+	var ts tri.Triangles
+	triArea := func(t [3]int32) uint8 {
+		c := m.verts[t[0]].Add(m.verts[t[1]]).Add(m.verts[t[2]]).Mul(1.0 / 3)
+		return area[cells.poly(int(c[0]), int(c[1]))]
+	}
+	if area == nil {
+		ts = m.delaunay()
+	} else {
+		group := make([]int32, len(area))
+		for i, a := range area {
+			group[i] = int32(a)
+		}
+		ts = tri.RectanglesApart(m.verts, m.rings(), group)
+	}
 	if vs := openBorder(g, b, m); len(vs) > 0 {
 		tris := dropVertices(m.verts, ts.Tris, vs)
 		ts = tri.Triangles{Tris: tris, Adj: tri.Neighbors(len(m.verts), tris)}
+		if area != nil {
+			ts.Apart(func(i int) int32 { return int32(triArea(tris[i])) })
+		}
 		ts.Delaunay(m.verts)
 	}
 	f := tri.Merge(m.verts, ts)
@@ -166,6 +197,18 @@ func buildTile(g *grid.Grid, b image.Rectangle) tilePolys {
 		}
 	}
 	tp.start = append(tp.start, int32(len(tp.corner)))
+	if area != nil {
+		tp.area = make([]uint8, f.Len())
+		for id := range f.Len() {
+			vs := f.Ring(id)
+			var c mgl64.Vec2
+			for _, v := range vs {
+				c = c.Add(m.verts[v])
+			}
+			c = c.Mul(1 / float64(len(vs)))
+			tp.area[id] = area[cells.poly(int(c[0]), int(c[1]))]
+		}
+	}
 	tp.twin = tri.PairEdges(len(m.verts), int32(len(local)), func(k int32) (int32, int32) {
 		next := k + 1
 		if next == tp.start[of[k]+1] {
@@ -272,6 +315,16 @@ func (t *tiling) mesh(w, h int, walk []uint64) *Mesh {
 				}
 			}
 			ne := int32(len(m.ev)) - e0
+			if tp.area != nil && tp.area[i] != grid.AreaGround && m.area == nil {
+				m.area = make([]uint8, len(m.polys), nc/2)
+			}
+			if m.area != nil {
+				a := grid.AreaGround
+				if tp.area != nil {
+					a = tp.area[i]
+				}
+				m.area = append(m.area, a)
+			}
 			m.polys = append(m.polys, poly{e0: e0, ne: ne})
 			for k := len(line) - 1; k >= 0 && line[k].e >= e0; k-- {
 				e := line[k].e
@@ -303,6 +356,7 @@ func (t *tiling) mesh(w, h int, walk []uint64) *Mesh {
 		m.reflex[i] = m.gridCorner(v)
 	}
 	m.label()
+	m.areaCorners()
 	m.loc = newPolyIndex(m)
 	return m
 }

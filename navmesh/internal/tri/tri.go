@@ -154,3 +154,63 @@ func Rectangles(pos []mgl64.Vec2, rects Rings) Triangles {
 	delaunayInt(pos, tris, adj)
 	return Triangles{Tris: tris, Adj: adj}
 }
+
+// RectanglesApart is [Rectangles] for rectangles in groups, group[i] being
+// ring i's: the triangles of different groups are never flipped into one
+// another, and their Adj is −1 across the sides where groups meet, as at a
+// wall, so that [Merge] keeps the groups apart too and each face it makes
+// lies in one group. [Rejoin] then joins the faces across those sides. On
+// a grid the groups are the cells' area types, which a polygon must not
+// mix. The cost is Rectangles' and one pass over the triangles' edges.
+func RectanglesApart(pos []mgl64.Vec2, rects Rings, group []int32) Triangles {
+	tris := make([][3]int32, 0, len(rects.Verts))
+	of := make([]int32, 0, len(rects.Verts)) // per triangle, its ring's group
+	for i := range rects.Len() {
+		tris = stripRect(pos, rects.Ring(i), tris)
+		for len(of) < len(tris) {
+			of = append(of, group[i])
+		}
+	}
+	ts := Triangles{Tris: tris, Adj: Neighbors(len(pos), tris)}
+	ts.Apart(func(t int) int32 { return of[t] })
+	delaunayInt(pos, tris, ts.Adj)
+	return ts
+}
+
+// Apart cuts the adjacency of t between triangles of different groups, as
+// group(i) gives triangle i's: Adj becomes −1 across, as at a wall, so
+// that neither flips nor [Merge] join them.
+func (t Triangles) Apart(group func(i int) int32) {
+	for h, o := range t.Adj {
+		if o >= 0 && group(h/3) != group(int(o)/3) {
+			t.Adj[h] = -1
+		}
+	}
+}
+
+// Rejoin sets, for every edge of f with no face across it (NB −1) whose
+// reverse is an edge of another face, NB to that face: the sides
+// [RectanglesApart] kept apart become shared edges again, while walls,
+// which no face has the other way round, stay −1. nv bounds the vertex
+// ids. It costs O(e + nv) for e edges.
+func Rejoin(f Faces, nv int) {
+	of := make([]int32, len(f.Verts)) // per edge, its face
+	for i := range f.Len() {
+		for j := f.Start[i]; j < f.Start[i+1]; j++ {
+			of[j] = int32(i)
+		}
+	}
+	tw := PairEdges(nv, int32(len(f.Verts)), func(h int32) (int32, int32) {
+		i := of[h]
+		next := h + 1
+		if next == f.Start[i+1] {
+			next = f.Start[i]
+		}
+		return f.Verts[h], f.Verts[next]
+	})
+	for h, nb := range f.NB {
+		if nb < 0 && tw[h] >= 0 {
+			f.NB[h] = of[tw[h]]
+		}
+	}
+}
