@@ -23,54 +23,12 @@ import (
 // oracle (legal_test.go) gives and whose legality package gridcheck
 // decides.
 
-// areaGrid returns a w×h grid with random walls and, on its free cells,
-// random rectangles of areas 1 and 2 (the rest ground).
-func areaGrid(seed int64, w, h int) *grid.Grid {
-	base := testmap.Random(seed, w, h, 0.15, grid.Options{})
-	r := testmap.NewRand(seed + 1000)
-	areas := make([]uint8, w*h)
-	for range 6 {
-		a := uint8(1 + r.IntN(2))
-		x0, y0 := r.IntN(w), r.IntN(h)
-		x1, y1 := min(w, x0+2+r.IntN(w/3)), min(h, y0+2+r.IntN(h/3))
-		for y := y0; y < y1; y++ {
-			for x := x0; x < x1; x++ {
-				areas[y*w+x] = a
-			}
-		}
-	}
-	free := make([]bool, w*h)
-	for y := range h {
-		for x := range w {
-			free[y*w+x] = base.Passable(image.Pt(x, y))
-			if !free[y*w+x] {
-				areas[y*w+x] = grid.AreaSolid
-			}
-		}
-	}
-	g, err := grid.New(w, h, free, grid.Options{Areas: areas})
-	if err != nil {
-		panic(err)
-	}
-	return g
-}
+// areaGrid returns a w×h grid with random walls and random rectangles
+// of areas 1 and 2.
+func areaGrid(seed int64, w, h int) *grid.Grid { return testmap.RandomAreas(seed, w, h, 0.15) }
 
 // without returns g with the cells of area a blocked.
-func without(g *grid.Grid, a uint8) *grid.Grid {
-	w, h := g.Width(), g.Height()
-	free := make([]bool, w*h)
-	for y := range h {
-		for x := range w {
-			p := image.Pt(x, y)
-			free[y*w+x] = g.Passable(p) && g.Area(p) != a
-		}
-	}
-	out, err := grid.New(w, h, free, grid.Options{})
-	if err != nil {
-		panic(err)
-	}
-	return out
-}
+func without(g *grid.Grid, a uint8) *grid.Grid { return testmap.Without(g, a) }
 
 // randomPoint returns a random point of one of cells, on the lattice of
 // 1/65536 that package gridcheck decides exactly.

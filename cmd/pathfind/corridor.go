@@ -2,7 +2,6 @@ package main
 
 import (
 	"github.com/cairn-nav/cairn/grid"
-	"github.com/cairn-nav/cairn/navmesh"
 )
 
 // newCorridorRouter builds the navmesh of g for an agent of -radius and
@@ -14,6 +13,6 @@ func newCorridorRouter(g *grid.Grid, rf *routerFlags) (pointRouter, error) {
 	if err != nil {
 		return nil, err
 	}
-	r.query = navmesh.Query{Corridor: true}
+	r.query.Corridor = true
 	return r, nil
 }

@@ -24,9 +24,10 @@ type filterFlag struct {
 
 func addFilterFlag(fs *flag.FlagSet) *filterFlag {
 	ff := &filterFlag{}
-	fs.StringVar(&ff.text, "filter", "", "for -algo astar or dijkstra, weigh or exclude cells by area: `A=V,...` with A a map letter\n"+
-		"('.' or G ground, S swamp, W water, T trees) or an area number 0-254, and V a cost multiplier (which also\n"+
-		"lets the unit into water or trees) or x to keep out; S=3,W=x, or W=1,.=x for a boat")
+	fs.StringVar(&ff.text, "filter", "", "for -algo astar, dijkstra, navmesh or corridor, weigh or exclude cells by area: `A=V,...` with A a map\n"+
+		"letter ('.' or G ground, S swamp, W water, T trees) or an area number 0-254, and V a cost multiplier (which also\n"+
+		"lets a grid search into water or trees) or x to keep out; S=3,W=x, or W=1,.=x for a boat. -algo navmesh\n"+
+		"takes exclusions only (its paths are shortest, not cheapest); corridor weighs its corridor by the multipliers")
 	return ff
 }
 
@@ -65,6 +66,52 @@ func (ff *filterFlag) parse() error {
 	}
 	ff.f = f
 	return nil
+}
+
+// weighs reports whether the parsed filter gives an area a multiplier
+// other than 1.
+func (ff *filterFlag) weighs() bool {
+	for _, c := range ff.f.Cost {
+		if c != 0 && c != 1 {
+			return true
+		}
+	}
+	return false
+}
+
+// meshFilter returns the filter of -filter f for a navmesh of g: f
+// without Include, as a mesh covers free cells only, which -filter sets
+// for every area given a multiplier. An area so given that has blocked
+// cells on g (water or trees, say) is an error: the mesh cannot let a
+// unit into them.
+func meshFilter(g *grid.Grid, f *grid.Filter) (*grid.Filter, error) {
+	mf := &grid.Filter{Cost: f.Cost, Exclude: f.Exclude}
+	for y := range g.Height() {
+		for x := range g.Width() {
+			p := image.Pt(x, y)
+			if a := g.Area(p); !g.Passable(p) && a != grid.AreaSolid && f.Include[a] {
+				return nil, fmt.Errorf("-filter lets units into area %d, blocked at %s and elsewhere, but a navmesh covers free cells only", a, pointString(p))
+			}
+		}
+	}
+	return mf, nil
+}
+
+// passableGrid returns the grid of the cells of g that filter f lets a
+// query into, for checking a navmesh's filtered answers.
+func passableGrid(g *grid.Grid, f *grid.Filter) *grid.Grid {
+	w, h := g.Width(), g.Height()
+	free := make([]bool, w*h)
+	for y := range h {
+		for x := range w {
+			free[y*w+x] = f.Passable(g, image.Pt(x, y))
+		}
+	}
+	out, err := grid.New(w, h, free, grid.Options{})
+	if err != nil {
+		panic(err) // not reached: g was built with this size
+	}
+	return out
 }
 
 // routeFiltered answers route's query with a filter: a grid search whose

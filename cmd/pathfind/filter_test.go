@@ -62,3 +62,67 @@ func TestRouteFilter(t *testing.T) {
 		t.Errorf("a start in water for a walker: exit %d, %q; want an error naming the filter", code, errOut)
 	}
 }
+
+// swamp30 is a street of swamp between two ground streets round it, with
+// water on the far one.
+const swamp30 = `type octile
+height 7
+width 30
+map
+..............................
+.@@@@@@@@@@@@@@@@@@@@@@@@@@@@.
+.@@@@@@@@@@@@@@@@@@@@@@@@@@@@.
+.SSSSSSSSSSSSSSSSSSSSSSSSSSSS.
+.@@@@@@@@@@@@@@@@@@@@@@@@@@@@.
+.@@@@@@@@@@@@@@@@@@@@@@@@@@@@.
+......................WWWW....
+`
+
+// TestRouteMeshFilter routes on the navmesh with filters: the exact
+// search keeps out of excluded areas, the corridor search weighs them, and
+// every answer is checked by the command against the cells the filter lets
+// through.
+func TestRouteMeshFilter(t *testing.T) {
+	m := writeFile(t, t.TempDir(), "swamp.map", swamp30)
+	for _, tc := range []struct {
+		algo, filter, cost string
+	}{
+		{"navmesh", "", "29.00000"},
+		{"navmesh", "S=x", "33.09902"},
+		{"corridor", "S=x", "33.09902"},
+		{"corridor", "S=1.2", "29.00000"},
+		{"corridor", "S=3", "33.09902"},
+	} {
+		args := []string{"route", "-map", m, "-from", "0,3", "-to", "29,3", "-algo", tc.algo, "-path"}
+		if tc.filter != "" {
+			args = append(args, "-filter", tc.filter)
+		}
+		out, errOut, code := pathfind(t, args...)
+		if code != 0 {
+			t.Fatalf("%s -filter %q: exit %d: %s", tc.algo, tc.filter, code, errOut)
+		}
+		if got := field(t, out, "cost"); got != tc.cost {
+			t.Errorf("%s -filter %q: cost %s, want %s", tc.algo, tc.filter, got, tc.cost)
+		}
+	}
+	for _, args := range [][]string{
+		{"-algo", "navmesh", "-filter", "S=3"},
+		{"-algo", "navmesh", "-filter", "S=x", "-radius", "0.3"},
+	} {
+		all := append([]string{"route", "-map", m, "-from", "0,3", "-to", "29,3"}, args...)
+		if _, errOut, code := pathfind(t, all...); code != 2 || !strings.HasPrefix(errOut, "pathfind: ") {
+			t.Errorf("%v: exit %d, %q; want a usage error", args, code, errOut)
+		}
+	}
+	// A boat's filter cannot open the water of a mesh; an end in an
+	// excluded area is an error.
+	for _, args := range [][]string{
+		{"-from", "0,3", "-to", "29,3", "-algo", "corridor", "-filter", "W=1"},
+		{"-from", "5,3", "-to", "29,3", "-algo", "navmesh", "-filter", "S=x"},
+	} {
+		all := append([]string{"route", "-map", m}, args...)
+		if _, errOut, code := pathfind(t, all...); code != 1 || !strings.Contains(errOut, "area") {
+			t.Errorf("%v: exit %d, %q; want an error naming the area", args, code, errOut)
+		}
+	}
+}

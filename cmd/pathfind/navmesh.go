@@ -35,14 +35,21 @@ func newNavmeshRouter(g *grid.Grid, rf *routerFlags) (pointRouter, error) {
 // rf.radius: read from rf.mesh, which must have been built for g and that
 // radius, or else built.
 func newMeshRouter(g *grid.Grid, rf *routerFlags) (*navmeshRouter, error) {
+	var r *navmeshRouter
 	if rf.mesh == "" {
-		return newNavmeshRouterFor(g, rf.radius)
+		var err error
+		if r, err = newNavmeshRouterFor(g, rf.radius); err != nil {
+			return nil, err
+		}
+	} else {
+		m, err := readMeshFor(rf.mesh, g, rf.radius)
+		if err != nil {
+			return nil, err
+		}
+		r = &navmeshRouter{m: m, q: navmesh.NewSearcher(m), radius: rf.radius}
 	}
-	m, err := readMeshFor(rf.mesh, g, rf.radius)
-	if err != nil {
-		return nil, err
-	}
-	return &navmeshRouter{m: m, q: navmesh.NewSearcher(m), radius: rf.radius}, nil
+	r.query.Filter = rf.filter
+	return r, nil
 }
 
 // newNavmeshRouterFor builds the mesh of g for an agent of radius r (0: a

@@ -61,8 +61,15 @@ func setupRoute(fs *flag.FlagSet) func(io.Writer) error {
 		if err := filter.parse(); err != nil {
 			return err
 		}
-		if filter.f != nil && ((rf.algo != "astar" && rf.algo != "dijkstra") || *size != 1 || *pngPath != "" || rf.plain) {
-			return cli.Usagef("-filter goes with -algo astar or dijkstra, without -size, -png or -plain")
+		onMesh := rf.algo == "navmesh" || rf.algo == "corridor"
+		if filter.f != nil && onMesh && (rf.radius != 0 || *size != 1) {
+			return cli.Usagef("-filter goes with -algo %s without -radius or -size (a mesh for a radius has no area types)", rf.algo)
+		}
+		if filter.f != nil && rf.algo == "navmesh" && filter.weighs() {
+			return cli.Usagef("-algo navmesh takes -filter exclusions (x) only, as its paths are shortest, not cheapest; -algo corridor weighs by multipliers")
+		}
+		if filter.f != nil && !onMesh && ((rf.algo != "astar" && rf.algo != "dijkstra") || *size != 1 || *pngPath != "" || rf.plain) {
+			return cli.Usagef("-filter goes with -algo astar or dijkstra, without -size, -png or -plain, or with navmesh or corridor")
 		}
 		if *pngPath != "" {
 			if err := atomicfile.Check(*pngPath); err != nil {
@@ -73,7 +80,11 @@ func setupRoute(fs *flag.FlagSet) func(io.Writer) error {
 		if err != nil {
 			return err
 		}
-		if filter.f != nil {
+		if filter.f != nil && onMesh {
+			if rf.filter, err = meshFilter(g, filter.f); err != nil {
+				return fmt.Errorf("%s: %w", *mapPath, err)
+			}
+		} else if filter.f != nil {
 			if err := routeFiltered(stdout, g, filter.f, fromCell, toCell, rf, *showPath); err != nil {
 				return fmt.Errorf("%s: %w", *mapPath, err)
 			}

@@ -81,6 +81,10 @@ type routerFlags struct {
 	radius        float64 // -radius: the agent's radius for the navmesh
 	mesh          string  // -mesh: a navbuild file to load instead of building
 	heuristic     string  // -heuristic: the grid A*'s estimate, by name
+	// filter is route's -filter for a navmesh (see meshFilter), not a
+	// flag of its own: the mesh router's queries take it, and its answers
+	// are checked against the cells it lets through.
+	filter *grid.Filter
 }
 
 func addRouterFlags(fs *flag.FlagSet) *routerFlags {
@@ -141,6 +145,9 @@ func (rf *routerFlags) build(g *grid.Grid) (*answerer, error) {
 	if a.buildPoints != nil {
 		ans.points, err = a.buildPoints(g, rf)
 		ans.check = gridcheck.New(g, rf.radius)
+		if rf.filter != nil {
+			ans.check = gridcheck.New(passableGrid(g, rf.filter), rf.radius)
+		}
 	} else {
 		ans.cells, err = a.build(g, rf)
 	}

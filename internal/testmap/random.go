@@ -64,3 +64,53 @@ func RandomPairs(r *rand.Rand, g *grid.Grid, n int) [][2]image.Point {
 	}
 	return pairs
 }
+
+// RandomAreas is [Random] with area types: the same seed gives the same
+// walls, and on the free cells six random rectangles of areas 1 and 2 (at
+// most a third of the map across), the rest ground; blocked cells are
+// grid.AreaSolid.
+func RandomAreas(seed int64, w, h int, density float64) *grid.Grid {
+	r := NewRand(seed)
+	free := randomFree(r, w, h, density)
+	ra := NewRand(seed + 1000)
+	areas := make([]uint8, w*h)
+	for range 6 {
+		a := uint8(1 + ra.IntN(2))
+		x0, y0 := ra.IntN(w), ra.IntN(h)
+		x1, y1 := min(w, x0+2+ra.IntN(max(1, w/3))), min(h, y0+2+ra.IntN(max(1, h/3)))
+		for y := y0; y < y1; y++ {
+			for x := x0; x < x1; x++ {
+				areas[y*w+x] = a
+			}
+		}
+	}
+	for i, f := range free {
+		if !f {
+			areas[i] = grid.AreaSolid
+		}
+	}
+	g, err := grid.New(w, h, free, grid.Options{Areas: areas})
+	if err != nil {
+		panic(fmt.Sprintf("testmap: random grid seed %d: %v", seed, err))
+	}
+	return g
+}
+
+// Without returns a grid of g's size whose free cells are those of g but
+// the cells of area a, all of them ground: the grid a filter that
+// excludes a sees.
+func Without(g *grid.Grid, a uint8) *grid.Grid {
+	w, h := g.Width(), g.Height()
+	free := make([]bool, w*h)
+	for y := range h {
+		for x := range w {
+			p := image.Pt(x, y)
+			free[y*w+x] = g.Passable(p) && g.Area(p) != a
+		}
+	}
+	out, err := grid.New(w, h, free, grid.Options{Connectivity: g.Connectivity()})
+	if err != nil {
+		panic(fmt.Sprintf("testmap: %v", err))
+	}
+	return out
+}
