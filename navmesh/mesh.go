@@ -42,6 +42,15 @@
 // rectangles themselves. A path on either mesh never passes through a grid
 // corner between two diagonally opposite blocked cells.
 //
+// Cells of different area types ([grid.Grid.Area]: swamp, or a caller's
+// types) never share a polygon: the rectangles are runs of one area, and
+// the triangles of different areas are neither flipped nor merged into
+// one another, so each polygon has the area of its cells ([Mesh.Area]) and
+// the boundary between two areas is a chain of portals. A query's filter
+// ([Query.Filter]) then excludes or weighs polygons by area, as Detour's
+// query filter does. A map of one area gives the mesh it gave before
+// area types existed; a mesh for an agent radius has no area types.
+//
 // # Building from polygons
 //
 // [FromPolygons] takes the walkable area as orb polygons with holes (from
@@ -220,10 +229,11 @@ func (m *Mesh) Origin() (o Origin, w, h int) {
 }
 
 // Area returns the area type of polygon id, which queries' filters weigh
-// or exclude ([Query.Filter]): on a mesh [FromGrid] built for a point agent
-// without tiles, the area type of every cell the polygon covers (see
-// [grid.Grid.Area]), as a polygon never spans two; [grid.AreaGround] on
-// other meshes. It panics if id is not a polygon of m.
+// or exclude ([Query.Filter]): on a mesh [FromGrid] built for a point
+// agent, tiled or not, the area type of every cell the polygon covers (see
+// [grid.Grid.Area]), as a polygon never spans two; [grid.AreaGround] on a
+// mesh for an agent radius and on one from polygons. It panics if id is
+// not a polygon of m.
 func (m *Mesh) Area(id PolyID) uint8 {
 	_ = m.polys[id]
 	if m.area == nil {

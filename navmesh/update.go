@@ -12,7 +12,7 @@ import (
 // Update returns the mesh that [FromGrid] builds from g with m's options,
 // for a mesh m that FromGrid built with [Options.TileSize] above 0 (and
 // not Rectangles) from an earlier state of g, where changed holds every
-// cell whose passability changed since. The new mesh has the same
+// cell whose passability or area type changed since. The new mesh has the same
 // polygons, in the same order, and answers every query as FromGrid's
 // would; m is not changed, so queries running on it may go on.
 //
