@@ -124,12 +124,14 @@ func (h *Graph) update(changed image.Rectangle) {
 				b := 2*c + k
 				var n int32
 				ts, n = h.borderTransitions(ts[:0], b, h.me)
+				// An entrance split into two at its ends keeps the
+				// transitions, not the count.
+				h.entrances += int(n - h.bent[b])
+				h.bent[b] = n
 				if slices.Equal(ts, h.bts[b]) {
 					continue
 				}
 				h.bts[b] = slices.Clone(ts)
-				h.entrances += int(n - h.bent[b])
-				h.bent[b] = n
 				mark(c)
 				if k == 0 {
 					mark(c + 1)
