@@ -1,7 +1,6 @@
 package grid
 
 import (
-	"fmt"
 	"image"
 	"math/bits"
 )
@@ -100,101 +99,8 @@ func (b *bitsets) runFrom(py, px, limit int) int {
 // for the costs), plus building the new grid; it allocates the new grid
 // and O(width) scratch (O(width·height) with terrain costs). It holds g's
 // read lock while it reads g (so the caller must not hold [Grid.RLock]),
-// and is safe for concurrent use.
-func (g *Grid) Sized(k int) (*Grid, error) {
-	if k < 1 || k > MaxClearance {
-		return nil, fmt.Errorf("grid: unit size %d, want 1 to %d", k, MaxClearance)
-	}
-	w, h := g.w, g.h
-	free := make([]bool, w*h)
-	var costs []float64
-	g.mu.RLock()
-	g.fitsInto(free, k)
-	if g.cost != nil {
-		costs = g.footprintCosts(k)
-	}
-	g.mu.RUnlock()
-	s, err := New(w, h, free, Options{Connectivity: g.conn, Costs: costs})
-	if err != nil {
-		return nil, fmt.Errorf("grid: sized grid: %w", err) // not reached: g was built
-	}
-	if costs != nil {
-		// New keeps only the free cells' multipliers; keep the others too,
-		// for the cells that UpdateSized frees.
-		for y := range h {
-			copy(s.cost[s.pidx(0, y):s.pidx(w, y)], costs[y*w:(y+1)*w])
-		}
-	}
-	return s, nil
-}
-
-// fitsInto sets free[y·w+x] when a unit of size k fits at (x, y). Going up
-// from the bottom row, run[x] is the run of free cells from (x, y) to the
-// right, at most k, and rows[x] the number of consecutive rows from y down
-// whose run from x is k, at most k.
-func (g *Grid) fitsInto(free []bool, k int) {
-	w := g.w
-	run := make([]int32, w+1) // run[w] is the border's
-	rows := make([]int32, w)
-	k32 := int32(k)
-	for y := g.h - 1; y >= 0; y-- {
-		base := g.pidx(0, y)
-		for x := w - 1; x >= 0; x-- {
-			if g.free[base+x] {
-				run[x] = min(run[x+1]+1, k32)
-			} else {
-				run[x] = 0
-			}
-			if run[x] == k32 {
-				rows[x] = min(rows[x]+1, k32)
-			} else {
-				rows[x] = 0
-			}
-			free[y*w+x] = rows[x] == k32
-		}
-	}
-}
-
-// footprintCosts returns, per cell in row-major order, the largest terrain
-// multiplier of the cells of its footprint of side k that lie in the grid,
-// with a sliding maximum along the rows, then along the columns: O(cells)
-// whatever k.
-func (g *Grid) footprintCosts(k int) []float64 {
-	w, h := g.w, g.h
-	rowMax := make([]float64, w*h)
-	q := make([]int, max(w, h)) // a deque of indices, decreasing values
-	for y := range h {
-		base := g.pidx(0, y)
-		slidingMax(rowMax[y*w:(y+1)*w], func(x int) float64 { return g.cost[base+x] }, w, k, q)
-	}
-	out := make([]float64, w*h)
-	col := make([]float64, h)
-	for x := range w {
-		slidingMax(col, func(y int) float64 { return rowMax[y*w+x] }, h, k, q)
-		for y := range h {
-			out[y*w+x] = col[y]
-		}
-	}
-	return out
-}
-
-// slidingMax sets dst[i] to the largest of v(i), …, v(min(i+k, n)−1), for i
-// in [0, n), with q (n entries) as the deque of candidates.
-func slidingMax(dst []float64, v func(int) float64, n, k int, q []int) {
-	head, tail := 0, 0 // q[head:tail], values decreasing from head, indices decreasing
-	for i := n - 1; i >= 0; i-- {
-		vi := v(i)
-		for tail > head && v(q[tail-1]) <= vi {
-			tail--
-		}
-		q[tail] = i
-		tail++
-		if q[head] >= i+k {
-			head++
-		}
-		dst[i] = v(q[head])
-	}
-}
+// and is safe for concurrent use. It is [Grid.Derived](k, nil).
+func (g *Grid) Sized(k int) (*Grid, error) { return g.Derived(k, nil) }
 
 // UpdateSized brings s, a grid that [Grid.Sized](k) of src returned, up to
 // date after edits of src in rectangle r (as given to src's
@@ -215,86 +121,13 @@ func slidingMax(dst []float64, v func(int) float64, n, k int, q []int) {
 // [MaxClearance]]; s is then unchanged. That s is src's sized grid for k
 // is the caller's promise: UpdateSized cannot check it.
 //
-// Its cost is O(a·k·(1 + k/64)) to read src over the a cells of the grown
-// rectangle, then what SetCells costs for each rectangle applied. It
-// allocates a little scratch. It holds s's edit lock and src's read lock
-// together, so the caller must hold neither's [Grid.RLock]; UpdateSized
-// calls for one s may run concurrently, in any order, as long as each
-// follows its edit.
+// Its cost is O((dx+k)·(dy+k)) to read src over the grown rectangle of
+// dx × dy cells and the footprints of its cells, then what SetCells costs
+// for each rectangle applied. It allocates scratch of that order. It
+// holds s's edit lock and src's read lock together, so the caller must
+// hold neither's [Grid.RLock]; UpdateSized calls for one s may run
+// concurrently, in any order, as long as each follows its edit. It is
+// [Grid.UpdateDerived](src, k, nil, r).
 func (s *Grid) UpdateSized(src *Grid, k int, r image.Rectangle) (image.Rectangle, error) {
-	switch {
-	case s == src:
-		return image.Rectangle{}, fmt.Errorf("grid: sized grid is its own source")
-	case s.w != src.w || s.h != src.h:
-		return image.Rectangle{}, fmt.Errorf("grid: sized grid is %d×%d, its source %d×%d", s.w, s.h, src.w, src.h)
-	case s.conn != src.conn:
-		return image.Rectangle{}, fmt.Errorf("grid: sized grid is %v, its source %v", s.conn, src.conn)
-	case s.HasCosts() != src.HasCosts():
-		return image.Rectangle{}, fmt.Errorf("grid: sized grid and its source differ in having terrain costs")
-	case k < 1 || k > MaxClearance:
-		return image.Rectangle{}, fmt.Errorf("grid: unit size %d, want 1 to %d", k, MaxClearance)
-	}
-	if r.Empty() {
-		return image.Rectangle{}, nil
-	}
-	r.Min = r.Min.Sub(image.Pt(k-1, k-1))
-	r = r.Intersect(s.Bounds())
-	if r.Empty() {
-		return image.Rectangle{}, nil
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	src.mu.RLock()
-	defer src.mu.RUnlock()
-
-	var changed image.Rectangle
-	apply := func(p sizedRect) {
-		s.setCells(p.r, p.free)
-		changed = changed.Union(p.r)
-	}
-	// open holds the rectangles that may grow by the next row, ordered by
-	// their left edges; cur the runs of the row, which become the next
-	// open.
-	var open, cur []sizedRect
-	for y := r.Min.Y; y <= r.Max.Y; y++ {
-		cur = cur[:0]
-		for x := r.Min.X; y < r.Max.Y && x < r.Max.X; x++ {
-			want := src.free[src.pidx(x, y)] && src.clearance(x, y, k) == k
-			if s.free[s.pidx(x, y)] == want {
-				continue
-			}
-			if n := len(cur); n > 0 && cur[n-1].r.Max.X == x && cur[n-1].free == want {
-				cur[n-1].r.Max.X++
-				continue
-			}
-			cur = append(cur, sizedRect{image.Rect(x, y, x+1, y+1), want})
-		}
-		// Extend the open rectangles that the row's runs continue, and
-		// apply the others.
-		i := 0
-		for j := range cur {
-			for i < len(open) && open[i].r.Min.X < cur[j].r.Min.X {
-				apply(open[i])
-				i++
-			}
-			if i < len(open) && open[i].r.Min.X == cur[j].r.Min.X && open[i].r.Max.X == cur[j].r.Max.X && open[i].free == cur[j].free {
-				cur[j].r.Min.Y = open[i].r.Min.Y
-				i++
-			}
-		}
-		for ; i < len(open); i++ {
-			apply(open[i])
-		}
-		open, cur = cur, open
-	}
-	if !changed.Empty() {
-		s.version.Add(1)
-	}
-	return changed, nil
-}
-
-// sizedRect is a rectangle of cells that UpdateSized makes free or blocked.
-type sizedRect struct {
-	r    image.Rectangle
-	free bool
+	return s.UpdateDerived(src, k, nil, r)
 }
