@@ -30,6 +30,8 @@
 // A map that changes is edited in place with [grid.Grid.SetCells]; then
 // [Graph.Update] rebuilds, in place, only the clusters the edit reaches and
 // those above them (and measures the top level's landmarks again).
+// Units of several sizes and filters are served from one grid by
+// [Classes]: a derived grid and a graph per class, updated together.
 //
 // Coordinates and costs are the grid's: cell (x, y), row 0 at the top, a
 // straight step costs 1 and a diagonal one √2, times the terrain multipliers.
