@@ -70,6 +70,8 @@ type class struct {
 	df *grid.Filter // the filter the derivation uses: f, or nil when f changes nothing
 	g  *grid.Grid   // the class's grid: the source for the plain class
 	h  *Graph
+	// changed is what the last Update changed of g (see Classes.Changed).
+	changed image.Rectangle
 }
 
 // BuildClasses builds the graphs of the given agent classes over g, all
@@ -180,6 +182,17 @@ func (c *Classes) Graph(i int) *Graph { return c.cls[i].h }
 // derived grid: [Classes.Update] does.
 func (c *Classes) Grid(i int) *grid.Grid { return c.cls[i].g }
 
+// Changed returns the cells of class i's grid that the last
+// [Classes.Update] changed: the edited rectangle itself for the plain
+// class, the anchors whose footprint or cost changed for the others
+// (empty when none did). An agent of the class mends its path against it
+// (agent.Planner.Repair). It is O(1); it panics when i is out of range.
+func (c *Classes) Changed(i int) image.Rectangle {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.cls[i].changed
+}
+
 // Update brings every class up to date after the source grid was edited
 // in place with [grid.Grid.SetCells] in r (the union of the edits'
 // rectangles): for each class, its derived grid with
@@ -208,9 +221,10 @@ func (c *Classes) Update(r image.Rectangle) error {
 			if changed, err = e.g.UpdateDerived(c.src, e.k, e.df, r); err != nil {
 				return fmt.Errorf("hpa: class %d: %w", i, err)
 			}
-			if changed.Empty() {
-				continue
-			}
+		}
+		e.changed = changed
+		if changed.Empty() {
+			continue
 		}
 		if _, err := e.h.Update(e.g, changed); err != nil {
 			return fmt.Errorf("hpa: class %d: %w", i, err)

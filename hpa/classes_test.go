@@ -283,6 +283,10 @@ func TestClassesUpdate(t *testing.T) {
 				rect = image.Rect(x, y, x+1+r.IntN(4), y+1+r.IntN(12))
 			}
 			before := g.Version()
+			snaps := make([][]float64, len(classes))
+			for i := range classes {
+				snaps[i] = cellStates(c.Grid(i))
+			}
 			g.SetCells(rect, e%2 == 1)
 			if g.Version() != before {
 				changed++
@@ -291,6 +295,15 @@ func TestClassesUpdate(t *testing.T) {
 				t.Fatal(err)
 			}
 			what := fmt.Sprintf("seed %d edit %d (%v free %v)", seed, e, rect, e%2 == 1)
+			for i := range classes {
+				// Changed covers every cell of the class's grid that changed.
+				now := cellStates(c.Grid(i))
+				for k := range now {
+					if p := image.Pt(k%w, k/w); now[k] != snaps[i][k] && !p.In(c.Changed(i)) {
+						t.Fatalf("%s: class %d: cell %v changed outside Changed %v", what, i, p, c.Changed(i))
+					}
+				}
+			}
 			fresh, err := hpa.BuildClasses(g, classes, opt)
 			if err != nil {
 				t.Fatal(err)
@@ -420,4 +433,21 @@ func TestClassesErrors(t *testing.T) {
 			t.Errorf("%s: error %v, want one starting hpa: and holding %q", tc.name, err, tc.want)
 		}
 	}
+}
+
+// cellStates returns each cell's terrain multiplier on g, row-major, or
+// −1 for a blocked cell.
+func cellStates(g *grid.Grid) []float64 {
+	out := make([]float64, 0, g.Width()*g.Height())
+	for y := range g.Height() {
+		for x := range g.Width() {
+			p := image.Pt(x, y)
+			v := -1.0
+			if g.Passable(p) {
+				v = g.Cost(p)
+			}
+			out = append(out, v)
+		}
+	}
+	return out
 }
