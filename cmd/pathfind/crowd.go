@@ -121,6 +121,7 @@ type crowd struct {
 	g       *grid.Grid
 	r       *rand.Rand
 	classes []*crowdClass
+	hc      *hpa.Classes // with -hpa: the sizes' graphs, in the order of classes
 	agents  []crowdAgent
 	sum     crowdSummary
 	trace   bytes.Buffer
@@ -174,22 +175,34 @@ func (f *crowdFlags) run(stdout io.Writer) error {
 		g.BuildJumps()
 	}
 	c := &crowd{f: f, g: g, r: rand.New(rand.NewPCG(f.seed, 0x63726f7764))}
-	for _, k := range sizes {
+	if f.useHPA {
+		// One hpa.Classes serves every size: a sized grid and a graph
+		// each, updated together after an edit.
+		hc := make([]hpa.Class, len(sizes))
+		for i, k := range sizes {
+			hc[i] = hpa.Class{Size: k}
+		}
+		if c.hc, err = hpa.BuildClasses(g, hc, hpa.Options{}); err != nil {
+			return err
+		}
+	}
+	for i, k := range sizes {
 		sg := g
-		if k > 1 {
+		switch {
+		case c.hc != nil:
+			sg = c.hc.Grid(i)
+		case k > 1:
 			if sg, err = g.Sized(k); err != nil {
 				return err
 			}
-			if !f.scan {
-				sg.BuildJumps()
-			}
+		}
+		if k > 1 && !f.scan {
+			sg.BuildJumps()
 		}
 		cl := &crowdClass{k: k, g: sg, q: agent.NewQueue(sg), pl: agent.NewPlanner(sg)}
 		cl.q.Query.Scan, cl.pl.Query.Scan = f.scan, f.scan
-		if f.useHPA {
-			if cl.hg, err = hpa.Build(sg, hpa.Options{}); err != nil {
-				return err
-			}
+		if c.hc != nil {
+			cl.hg = c.hc.Graph(i)
 			cl.hg.FillTables() // at load, not in the first frames
 			if err := cl.hg.FillPaths(); err != nil {
 				return err
@@ -436,13 +449,17 @@ func (c *crowd) edit(fr int) bool {
 func (c *crowd) apply(fr int, rect image.Rectangle, free bool) {
 	c.g.SetCells(rect, free)
 	changed := make([]image.Rectangle, len(c.classes))
+	if c.hc != nil {
+		c.hc.Update(rect) // cannot fail on the grids BuildClasses made
+	}
 	for i, cl := range c.classes {
-		changed[i] = rect
-		if cl.k > 1 {
+		switch {
+		case c.hc != nil:
+			changed[i] = c.hc.Changed(i)
+		case cl.k > 1:
 			changed[i], _ = cl.g.UpdateSized(c.g, cl.k, rect) // c.g and cl.k are those Sized was given
-		}
-		if cl.hg != nil && !changed[i].Empty() {
-			cl.hg.Update(cl.g, changed[i]) // in place: cannot fail on the graph's own grid
+		default:
+			changed[i] = rect
 		}
 	}
 	word := "block"

@@ -160,6 +160,7 @@ func TestCrowd(t *testing.T) {
 		{20, 300, 4, "0.9", "8", "0", "2,1,3", false},
 		{30, 400, 6, "0.5", "4", "0", "1", true},
 		{20, 300, 4, "0.9", "8", "0", "1,2", true},
+		{24, 300, 5, "0.7", "4", "0", "3,1,2", true},
 	} {
 		t.Run(fmt.Sprintf("agents=%d,speed=%s,lookahead=%s,sizes=%s,hpa=%v", tc.agents, tc.speed, tc.lookahead, tc.sizes, tc.hpa), func(t *testing.T) {
 			trace := filepath.Join(t.TempDir(), "crowd.trace")

@@ -24,10 +24,11 @@ type filterFlag struct {
 
 func addFilterFlag(fs *flag.FlagSet) *filterFlag {
 	ff := &filterFlag{}
-	fs.StringVar(&ff.text, "filter", "", "for -algo astar, dijkstra, navmesh or corridor, weigh or exclude cells by area: `A=V,...` with A a map\n"+
+	fs.StringVar(&ff.text, "filter", "", "for -algo astar, dijkstra, hpa (with -size too), navmesh or corridor, weigh or exclude cells by area: `A=V,...`\nwith A a map "+
 		"letter ('.' or G ground, S swamp, W water, T trees) or an area number 0-254, and V a cost multiplier (which also\n"+
 		"lets a grid search into water or trees) or x to keep out; S=3,W=x, or W=1,.=x for a boat. -algo navmesh\n"+
-		"takes exclusions only (its paths are shortest, not cheapest); corridor weighs its corridor by the multipliers")
+		"takes exclusions only (its paths are shortest, not cheapest); corridor weighs its corridor by the multipliers;\n"+
+		"hpa builds the graph of the class (filter and size) and takes multipliers of 1 or more")
 	return ff
 }
 

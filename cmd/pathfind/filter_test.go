@@ -50,7 +50,8 @@ func TestRouteFilter(t *testing.T) {
 		{"-filter", "Q=2"},
 		{"-filter", "S=-1"},
 		{"-filter", "300=2"},
-		{"-filter", "S=2", "-algo", "hpa"},
+		{"-filter", "S=2", "-algo", "jps"},
+		{"-filter", "S=2", "-algo", "hpa", "-smooth"},
 		{"-filter", "S=2", "-size", "2"},
 	} {
 		all := append([]string{"route", "-map", m, "-from", "0,1", "-to", "6,1"}, args...)
@@ -123,6 +124,44 @@ func TestRouteMeshFilter(t *testing.T) {
 		all := append([]string{"route", "-map", m}, args...)
 		if _, errOut, code := pathfind(t, all...); code != 1 || !strings.Contains(errOut, "area") {
 			t.Errorf("%v: exit %d, %q; want an error naming the area", args, code, errOut)
+		}
+	}
+}
+
+// TestRouteClassFilter routes HPA* for agent classes: a filter, and a
+// size with it; the command checks each path on the map by the filter's
+// and the footprint's rules and prints the class's exact optimum.
+func TestRouteClassFilter(t *testing.T) {
+	m := writeFile(t, t.TempDir(), "swamp.map", swamp30)
+	for _, tc := range []struct {
+		filter, size, cost string
+	}{
+		{"S=3", "1", "35.00000"},
+		{"S=1.2", "1", "34.60000"},
+		{"S=x", "1", "35.00000"},
+	} {
+		out, errOut, code := pathfind(t, "route", "-map", m, "-from", "0,3", "-to", "29,3", "-algo", "hpa", "-filter", tc.filter, "-size", tc.size, "-path")
+		if code != 0 {
+			t.Fatalf("-filter %q: exit %d: %s", tc.filter, code, errOut)
+		}
+		if got := field(t, out, "cost"); got != tc.cost {
+			t.Errorf("-filter %q: cost %s, want %s", tc.filter, got, tc.cost)
+		}
+		if got := field(t, out, "optimal"); got != tc.cost {
+			t.Errorf("-filter %q: optimal %s, want %s", tc.filter, got, tc.cost)
+		}
+	}
+	// A 2×2 unit does not fit the one-cell streets.
+	if _, errOut, code := pathfind(t, "route", "-map", m, "-from", "0,3", "-to", "29,3", "-algo", "hpa", "-filter", "S=3", "-size", "2"); code != 1 || !strings.Contains(errOut, "size 2") {
+		t.Errorf("a 2×2 unit in a one-cell street: exit %d, %q", code, errOut)
+	}
+	for _, args := range [][]string{
+		{"-algo", "hpa", "-filter", "S=3", "-smooth"},
+		{"-algo", "hpa", "-filter", "S=0.5"},
+	} {
+		all := append([]string{"route", "-map", m, "-from", "0,3", "-to", "29,3"}, args...)
+		if _, errOut, code := pathfind(t, all...); code == 0 || !strings.HasPrefix(errOut, "pathfind: ") {
+			t.Errorf("%v: exit %d, %q; want an error", args, code, errOut)
 		}
 	}
 }

@@ -68,8 +68,11 @@ func setupRoute(fs *flag.FlagSet) func(io.Writer) error {
 		if filter.f != nil && rf.algo == "navmesh" && filter.weighs() {
 			return cli.Usagef("-algo navmesh takes -filter exclusions (x) only, as its paths are shortest, not cheapest; -algo corridor weighs by multipliers")
 		}
-		if filter.f != nil && !onMesh && ((rf.algo != "astar" && rf.algo != "dijkstra") || *size != 1 || *pngPath != "" || rf.plain) {
-			return cli.Usagef("-filter goes with -algo astar or dijkstra, without -size, -png or -plain, or with navmesh or corridor")
+		if filter.f != nil && rf.algo == "hpa" && (rf.graph != "" || rf.smooth || *pngPath != "") {
+			return cli.Usagef("-filter with -algo hpa takes neither -graph, -smooth nor -png: the class's graph is built for the filter and -size")
+		}
+		if filter.f != nil && !onMesh && rf.algo != "hpa" && ((rf.algo != "astar" && rf.algo != "dijkstra") || *size != 1 || *pngPath != "" || rf.plain) {
+			return cli.Usagef("-filter goes with -algo astar or dijkstra (without -size, -png or -plain), hpa (with -size too), navmesh or corridor")
 		}
 		if *pngPath != "" {
 			if err := atomicfile.Check(*pngPath); err != nil {
@@ -79,6 +82,15 @@ func setupRoute(fs *flag.FlagSet) func(io.Writer) error {
 		g, err := loadMap(*mapPath)
 		if err != nil {
 			return err
+		}
+		if filter.f != nil && rf.algo == "hpa" {
+			if err := checkEnd(g, fromCell, "start"); err != nil {
+				return fmt.Errorf("%s: %w", *mapPath, err)
+			}
+			if err := routeClass(stdout, g, filter.f, *size, fromCell, toCell, *showPath); err != nil {
+				return fmt.Errorf("%s: %w", *mapPath, err)
+			}
+			return nil
 		}
 		if filter.f != nil && onMesh {
 			if rf.filter, err = meshFilter(g, filter.f); err != nil {
