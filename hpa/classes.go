@@ -72,6 +72,7 @@ type class struct {
 	h  *Graph
 	// changed is what the last Update changed of g (see Classes.Changed).
 	changed image.Rectangle
+	rs      *Searcher // Refill's, made at its first call
 }
 
 // BuildClasses builds the graphs of the given agent classes over g, all
@@ -191,6 +192,27 @@ func (c *Classes) Changed(i int) image.Rectangle {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.cls[i].changed
+}
+
+// Refill calls [Searcher.Refill] on every class's graph, with a searcher
+// of its own for each made at the first call: after [Classes.Update], in
+// the frame of the edit, it finds again the tables and paths the update
+// dropped, which queries would otherwise find, allocating, in the frames
+// after it. Calls of Refill, Update and WriteTo are serialised. Its errors
+// name the class.
+func (c *Classes) Refill() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i := range c.cls {
+		e := &c.cls[i]
+		if e.rs == nil {
+			e.rs = NewSearcher(e.h)
+		}
+		if err := e.rs.Refill(); err != nil {
+			return fmt.Errorf("hpa: class %d: %w", i, err)
+		}
+	}
+	return nil
 }
 
 // Update brings every class up to date after the source grid was edited

@@ -65,12 +65,18 @@ func (h *Graph) FillPaths() error {
 // fillCluster refines every edge between two nodes of level-l cluster c,
 // so that the graph keeps their paths.
 func (sr *Searcher) fillCluster(l int, c int32) error {
-	h := sr.h
 	sr.rlock()
 	defer sr.runlock()
 	if err := sr.fresh(); err != nil {
 		return err
 	}
+	return sr.fillLocked(l, c)
+}
+
+// fillLocked is fillCluster for a caller that holds sr.rlock and has
+// checked the graph is fresh.
+func (sr *Searcher) fillLocked(l int, c int32) error {
+	h := sr.h
 	ms := h.cnodes[c]
 	if l > 1 {
 		ms = h.levels[l-2].cm[c]
@@ -83,6 +89,56 @@ func (sr *Searcher) fillCluster(l int, c int32) error {
 			sr.frames = append(sr.frames[:0], refineFrame{level: l, path: []int32{a, e.To}, k: 1})
 			var err error
 			if sr.pending, _, err = sr.refine(sr.pending[:0], 0); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// Refill fills, on the calling goroutine, what an in-place [Graph.Update]
+// dropped: the table of every cluster above the first that has none, and
+// the paths of every cluster, at every level, that has kept none (those
+// the update rebuilt, once [Graph.FillTables] and [Graph.FillPaths] filled
+// the rest at load). A game that calls it after each Update, in the frame
+// of the edit, keeps its later queries from finding and allocating them
+// in the frames that follow. It checks every cluster, O(clusters), and
+// costs the fills of those it finds empty (on a graph never filled, all of
+// them, on one core); it uses sr's scratch and allocates what it keeps. It
+// returns [ErrStale] on a graph whose grid has changed since the graph was
+// made, and an internal error a refinement reports. A cluster whose paths
+// queries filled only in part keeps what it has.
+func (sr *Searcher) Refill() error {
+	h := sr.h
+	sr.rlock()
+	defer sr.runlock()
+	if err := sr.fresh(); err != nil {
+		return err
+	}
+	for l := 2; l <= h.Levels(); l++ {
+		lv := &h.levels[l-2]
+		for c := range lv.cm {
+			if lv.tables[c].Load() == nil {
+				h.endTable(&sr.ap, l, int32(c))
+			}
+		}
+	}
+	for l := 1; l <= h.Levels(); l++ {
+		n := h.ncx * h.ncy
+		if l > 1 {
+			n = len(h.levels[l-2].cm)
+		}
+		for c := range int32(n) {
+			var empty bool
+			if l == 1 {
+				empty = h.cpaths[c].Load() == nil
+			} else {
+				empty = h.levels[l-2].paths[c].Load() == nil
+			}
+			if !empty {
+				continue
+			}
+			if err := sr.fillLocked(l, c); err != nil {
 				return err
 			}
 		}

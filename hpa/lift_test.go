@@ -376,3 +376,73 @@ func TestFillPaths(t *testing.T) {
 		t.Fatal("FillPaths on a stale graph")
 	}
 }
+
+// TestRefill: after FillTables, FillPaths and in-place updates, Refill
+// leaves no cluster without its table and paths, and a query then searches
+// nothing but what it would when repeated, and finds the cells a fresh
+// build would; without Refill the updates leave clusters empty.
+func TestRefill(t *testing.T) {
+	for hi, h := range liftGraphs(t)[:2] {
+		h.FillTables()
+		if err := h.FillPaths(); err != nil {
+			t.Fatal(err)
+		}
+		sr := NewSearcher(h)
+		r := testmap.NewRand(int64(hi) + 7)
+		for e := range 6 {
+			x, y := r.IntN(h.w-4), r.IntN(h.h-4)
+			rc := image.Rect(x, y, x+1+r.IntN(4), y+1)
+			h.g.SetCells(rc, e%2 == 1)
+			if _, err := h.Update(h.g, rc); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if emptyClusters(h) == 0 {
+			t.Fatalf("graph %d: the updates emptied no cluster: the test shows nothing", hi)
+		}
+		if err := sr.Refill(); err != nil {
+			t.Fatal(err)
+		}
+		if n := emptyClusters(h); n != 0 {
+			t.Fatalf("graph %d: %d clusters without their table or paths after Refill", hi, n)
+		}
+		fresh, err := Build(h.g, h.Options())
+		if err != nil {
+			t.Fatal(err)
+		}
+		sf := NewSearcher(fresh)
+		for _, pq := range testmap.RandomPairs(r, h.g, 40) {
+			p1, r1, err := sr.AppendPath(nil, pq[0], pq[1], Query{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, r2, _ := sr.AppendPath(nil, pq[0], pq[1], Query{})
+			if r1.Expanded != r2.Expanded {
+				t.Fatalf("graph %d, %v→%v: %d expanded the first time, %d the second", hi, pq[0], pq[1], r1.Expanded, r2.Expanded)
+			}
+			if want, _, _ := sf.AppendPath(nil, pq[0], pq[1], Query{}); !slices.Equal(p1, want) {
+				t.Fatalf("graph %d, %v→%v: %d cells, a fresh build's %d", hi, pq[0], pq[1], len(p1), len(want))
+			}
+		}
+	}
+}
+
+// emptyClusters counts the clusters with nodes that have no table (above
+// level 1) or no paths.
+func emptyClusters(h *Graph) int {
+	n := 0
+	for c := range h.cpaths {
+		if len(h.cnodes[c]) > 1 && h.cpaths[c].Load() == nil {
+			n++
+		}
+	}
+	for l := 2; l <= h.Levels(); l++ {
+		lv := &h.levels[l-2]
+		for c := range lv.cm {
+			if len(lv.cm[c]) > 1 && (lv.tables[c].Load() == nil || lv.paths[c].Load() == nil) {
+				n++
+			}
+		}
+	}
+	return n
+}

@@ -37,6 +37,7 @@ type crowdFlags struct {
 	budgetUS  int
 	scan      bool
 	useHPA    bool
+	refill    bool
 	trace     string
 	sizes     string
 	asJSON    bool
@@ -58,8 +59,10 @@ func setupCrowd(fs *flag.FlagSet) func(io.Writer) error {
 	fs.IntVar(&f.budgetUS, "budget-us", 0, "also cap the path searches' time a frame at `US` microseconds less what the frame's edits took\n"+
 		"(0: no cap)")
 	fs.BoolVar(&f.scan, "scan", false, "search without the grid's JPS+ table (jump points scan the rows): slower searches, cheaper edits")
-	fs.BoolVar(&f.useHPA, "hpa", false, "answer the queued requests by HPA* (agent.Queue.UseGraph) on a graph of each size's grid, built at the start\n"+
-		"(its tables and paths filled at load) and updated in place after each edit (part of the edit's frame)")
+	fs.BoolVar(&f.useHPA, "hpa", false, "answer the queued requests by HPA* (agent.Queue.UseGraph) on a graph of each size's grid (one hpa.Classes), built\n"+
+		"at the start (its tables and paths filled at load) and updated in place after each edit (part of the edit's frame)")
+	fs.BoolVar(&f.refill, "refill", false, "with -hpa, find again in each edit's frame the tables and paths the update dropped (hpa.Classes.Refill),\n"+
+		"which the queries of the frames after it would otherwise find, allocating")
 	fs.StringVar(&f.trace, "trace", "", "write the edits and every agent's position each frame to `file`: lines\n"+
 		"\"edit F x0 y0 x1 y1 block|free\" (a half-open cell rectangle, applied before frame F) and \"pos F A x y\"")
 	fs.StringVar(&f.sizes, "sizes", "1", "the agents' unit sizes `K,...`, taken in turn: a unit of size K stands on the K×K cells from its anchor\n"+
@@ -157,6 +160,8 @@ func (f *crowdFlags) run(stdout io.Writer) error {
 		return cli.Usagef("-budget %d, want 1 or more", f.budget)
 	case f.budgetUS < 0:
 		return cli.Usagef("-budget-us %d, want 0 or more", f.budgetUS)
+	case f.refill && !f.useHPA:
+		return cli.Usagef("-refill goes with -hpa")
 	}
 	sizes, err := parseSizes(f.sizes)
 	if err != nil {
@@ -451,6 +456,9 @@ func (c *crowd) apply(fr int, rect image.Rectangle, free bool) {
 	changed := make([]image.Rectangle, len(c.classes))
 	if c.hc != nil {
 		c.hc.Update(rect) // cannot fail on the grids BuildClasses made
+		if c.f.refill {
+			c.hc.Refill() // in the edit's frame, not in the frames after it
+		}
 	}
 	for i, cl := range c.classes {
 		switch {

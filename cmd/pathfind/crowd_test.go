@@ -170,6 +170,9 @@ func TestCrowd(t *testing.T) {
 			if tc.hpa {
 				args = append(args, "-hpa")
 			}
+			if tc.hpa && tc.sizes == "3,1,2" {
+				args = append(args, "-refill") // the graphs refilled in the edit frames
+			}
 			out, errOut, code := pathfind(t, args...)
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, errOut)
