@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"image"
 	"io"
 	"math"
 	"slices"
@@ -127,52 +126,6 @@ type FormatError struct {
 // Error returns "navmesh: MSG (byte OFFSET)".
 func (e *FormatError) Error() string {
 	return fmt.Sprintf("navmesh: %s (byte %d)", e.Msg, e.Offset)
-}
-
-// Fingerprint returns a 64-bit FNV-1a hash of everything about g that a
-// mesh built by [FromGrid] depends on, for binding a mesh file to its grid.
-// The bytes hashed are the width and height as uint32 little-endian, then
-// the passability of every cell as bits (cell y·width + x is bit i%8 of
-// byte i/8, 1 when passable, the last byte padded with zeros). The grid's
-// connectivity and terrain costs, which FromGrid ignores, are left out, so
-// it differs from hpa.Fingerprint.
-//
-// It reads every cell once, O(width·height), and does not allocate. It is
-// safe for concurrent use.
-func Fingerprint(g *grid.Grid) uint64 {
-	w, h := g.Width(), g.Height()
-	f := binfile.NewFNV()
-	f.U32(uint32(w))
-	f.U32(uint32(h))
-	var acc byte
-	i := 0
-	for y := range h {
-		for x := range w {
-			if g.Passable(image.Pt(x, y)) {
-				acc |= 1 << (i & 7)
-			}
-			if i++; i&7 == 0 {
-				f.Byte(acc)
-				acc = 0
-			}
-		}
-	}
-	if i&7 != 0 {
-		f.Byte(acc)
-	}
-	return f.Sum
-}
-
-// bitmapFingerprint is [Fingerprint] of the grid of w×h cells whose
-// passability bits are cells.
-func bitmapFingerprint(w, h int, cells []byte) uint64 {
-	f := binfile.NewFNV()
-	f.U32(uint32(w))
-	f.U32(uint32(h))
-	for _, b := range cells {
-		f.Byte(b)
-	}
-	return f.Sum
 }
 
 // WriteTo writes m to w in Cairn's binary mesh format, version 1, and
@@ -297,7 +250,17 @@ func Read(r io.Reader) (*Mesh, error) {
 // first computes, as FromGrid does, the cells an agent of radius
 // opt.Radius may occupy (an invalid radius is an error, not a
 // FormatError), and their [Fingerprint]: O(W·H) for a point agent.
+//
+// With opt.TileSize above 0 (and a point agent, not Rectangles), the mesh
+// must be the one FromGrid builds in tiles of that side: ReadFor recovers
+// its tiles from its polygons and the grid and checks that stitching them
+// gives the mesh read (a *FormatError otherwise), which costs about one
+// Update's stitching of all the tiles; [Mesh.Update] can then edit it as
+// it edits a mesh FromGrid built.
 func ReadFor(r io.Reader, g *grid.Grid, opt Options) (*Mesh, error) {
+	if err := checkTileSize(opt); err != nil {
+		return nil, err
+	}
 	if g != nil && opt.Radius > 0 && !opt.Rectangles {
 		if err := checkRadius(opt.Radius); err != nil {
 			return nil, err
@@ -319,7 +282,17 @@ func ReadFor(r io.Reader, g *grid.Grid, opt Options) (*Mesh, error) {
 	if err != nil {
 		return nil, err
 	}
-	return readMesh(r, g, nil)
+	m, err := readMesh(r, g, nil)
+	if err != nil || opt.TileSize == 0 || opt.Rectangles {
+		return m, err
+	}
+	if m.kind != convexGridMesh && len(m.polys) > 0 {
+		return nil, &FormatError{12, fmt.Sprintf("mesh of rectangles, not of the convex polygons of tiles of %d cells", opt.TileSize)}
+	}
+	if err := m.retile(g, opt.TileSize); err != nil {
+		return nil, err
+	}
+	return m, nil
 }
 
 // meshFile is what readMesh has read of a file, with the offsets of its

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"image"
 	"slices"
 	"strings"
 	"testing"
@@ -53,6 +54,10 @@ func FuzzRead(f *testing.F) {
 	empty.source = 3
 	f.Add(empty.bytes(), false)
 	f.Add(cellTriangles(blocky(5, 6, 5, 3), testmap.NewRand(5)).bytes(), false)
+	tg := blocky(7, 12, 9, 8)
+	if tm, err := navmesh.FromGrid(tg, navmesh.Options{TileSize: 4}); err == nil {
+		f.Add(encodeMesh(f, tm, tg), false)
+	}
 	ag := areaGrid(4, 9, 7)
 	withAreas := encodeMesh(f, mustMesh(f, ag), ag)
 	f.Add(withAreas, false)
@@ -96,6 +101,38 @@ func FuzzRead(f *testing.F) {
 		g := walkableGrid(t, data, m)
 		if _, err := navmesh.ReadFor(bytes.NewReader(data), g, navmesh.Options{}); err != nil {
 			t.Fatalf("ReadFor the grid of its own cells: %v", err)
+		}
+		// Read as a mesh of tiles: refused with a FormatError, or updated
+		// after an edit as a fresh build of the edited grid.
+		for _, size := range []int{3, 4} {
+			tm, err := navmesh.ReadFor(bytes.NewReader(data), g, navmesh.Options{TileSize: size})
+			if err != nil {
+				if _, ok := errors.AsType[*navmesh.FormatError](err); !ok {
+					t.Fatalf("ReadFor with tiles of %d: error %v is not a *FormatError", size, err)
+				}
+				continue
+			}
+			eg := g.WithCells(image.Rect(0, 0, 2, 1), false)
+			um, err := tm.Update(eg, image.Rect(0, 0, 2, 1))
+			if err != nil {
+				t.Fatalf("Update of a mesh read with tiles of %d: %v", size, err)
+			}
+			// A file may hold other tiles than FromGrid's, stitched alike;
+			// for FromGrid's, the update is a fresh build's.
+			built, err := navmesh.FromGrid(g, navmesh.Options{TileSize: size})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !samePolygons(built, tm) {
+				continue
+			}
+			fm, err := navmesh.FromGrid(eg, navmesh.Options{TileSize: size})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if um.NumPolys() != fm.NumPolys() || um.NumPortals() != fm.NumPortals() {
+				t.Fatalf("tiles of %d: the update has %d polygons and %d portals, a fresh build %d and %d", size, um.NumPolys(), um.NumPortals(), fm.NumPolys(), fm.NumPortals())
+			}
 		}
 		if m.NumPolys() == 0 {
 			return
@@ -166,4 +203,17 @@ func fuzzPolyQueries(t *testing.T, m *navmesh.Mesh, data []byte) {
 		m.Raycast(from, to)
 		q.AppendPath(nil, from, to, navmesh.Query{})
 	}
+}
+
+// samePolygons reports whether a and b have the same polygons, in order.
+func samePolygons(a, b *navmesh.Mesh) bool {
+	if a.NumPolys() != b.NumPolys() {
+		return false
+	}
+	for id := navmesh.PolyID(0); int(id) < a.NumPolys(); id++ {
+		if !slices.Equal(a.AppendPolygon(nil, id), b.AppendPolygon(nil, id)) {
+			return false
+		}
+	}
+	return true
 }

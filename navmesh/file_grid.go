@@ -19,6 +19,52 @@ import (
 // grid's size and fingerprint, the walkable cells, vertices at grid
 // corners and their corner flags (see file.go for the layout).
 
+// Fingerprint returns a 64-bit FNV-1a hash of everything about g that a
+// mesh built by [FromGrid] depends on, for binding a mesh file to its grid.
+// The bytes hashed are the width and height as uint32 little-endian, then
+// the passability of every cell as bits (cell y·width + x is bit i%8 of
+// byte i/8, 1 when passable, the last byte padded with zeros). The grid's
+// connectivity and terrain costs, which FromGrid ignores, are left out, so
+// it differs from hpa.Fingerprint.
+//
+// It reads every cell once, O(width·height), and does not allocate. It is
+// safe for concurrent use.
+func Fingerprint(g *grid.Grid) uint64 {
+	w, h := g.Width(), g.Height()
+	f := binfile.NewFNV()
+	f.U32(uint32(w))
+	f.U32(uint32(h))
+	var acc byte
+	i := 0
+	for y := range h {
+		for x := range w {
+			if g.Passable(image.Pt(x, y)) {
+				acc |= 1 << (i & 7)
+			}
+			if i++; i&7 == 0 {
+				f.Byte(acc)
+				acc = 0
+			}
+		}
+	}
+	if i&7 != 0 {
+		f.Byte(acc)
+	}
+	return f.Sum
+}
+
+// bitmapFingerprint is [Fingerprint] of the grid of w×h cells whose
+// passability bits are cells.
+func bitmapFingerprint(w, h int, cells []byte) uint64 {
+	f := binfile.NewFNV()
+	f.U32(uint32(w))
+	f.U32(uint32(h))
+	for _, b := range cells {
+		f.Byte(b)
+	}
+	return f.Sum
+}
+
 // writeGrid writes a mesh built from a grid with the given source.
 func (m *Mesh) writeGrid(w io.Writer, source uint32) (int64, error) {
 	e := binfile.NewWriter(w)

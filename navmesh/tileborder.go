@@ -27,34 +27,41 @@ import (
 // openBorder returns the vertices of the tile mesh m, the rectangles of
 // the cells of g in b, that lie on b's border inside a tile line of g (not
 // the map's edge, nor b's corners) between two free cells of b along it
-// of one area type.
+// of one area type (see openAt).
 func openBorder(g *grid.Grid, b image.Rectangle, m *Mesh) []int32 {
-	tw, th := b.Dx(), b.Dy()
-	free := func(x, y int) bool { return g.Passable(b.Min.Add(image.Pt(x, y))) }
-	area := func(x, y int) uint8 { return g.Area(b.Min.Add(image.Pt(x, y))) }
 	var out []int32
 	for i, v := range m.verts {
-		x, y := int(v[0]), int(v[1])
-		var open bool
-		switch {
-		case (x == 0 || x == tw) && y > 0 && y < th:
-			if (x == 0 && b.Min.X == 0) || (x == tw && b.Max.X == g.Width()) {
-				continue // the map's edge
-			}
-			c := min(x, tw-1)
-			open = free(c, y-1) && free(c, y) && area(c, y-1) == area(c, y)
-		case (y == 0 || y == th) && x > 0 && x < tw:
-			if (y == 0 && b.Min.Y == 0) || (y == th && b.Max.Y == g.Height()) {
-				continue
-			}
-			r := min(y, th-1)
-			open = free(x-1, r) && free(x, r) && area(x-1, r) == area(x, r)
-		}
-		if open {
+		if openAt(g, b, int(v[0]), int(v[1])) {
 			out = append(out, int32(i))
 		}
 	}
 	return out
+}
+
+// openAt reports whether the grid corner (x, y), relative to tile b of g,
+// lies on b's border inside a tile line of g (not the map's edge, nor b's
+// corners) between two free cells of b along the line of one area type:
+// a vertex there is one a tile drops, and one that stitching adds to the
+// tile's polygons when the tile across has a corner there.
+func openAt(g *grid.Grid, b image.Rectangle, x, y int) bool {
+	tw, th := b.Dx(), b.Dy()
+	free := func(x, y int) bool { return g.Passable(b.Min.Add(image.Pt(x, y))) }
+	area := func(x, y int) uint8 { return g.Area(b.Min.Add(image.Pt(x, y))) }
+	switch {
+	case (x == 0 || x == tw) && y > 0 && y < th:
+		if (x == 0 && b.Min.X == 0) || (x == tw && b.Max.X == g.Width()) {
+			return false // the map's edge
+		}
+		c := min(x, tw-1)
+		return free(c, y-1) && free(c, y) && area(c, y-1) == area(c, y)
+	case (y == 0 || y == th) && x > 0 && x < tw:
+		if (y == 0 && b.Min.Y == 0) || (y == th && b.Max.Y == g.Height()) {
+			return false
+		}
+		r := min(y, th-1)
+		return free(x-1, r) && free(x, r) && area(x-1, r) == area(x, r)
+	}
+	return false
 }
 
 // dropVertices returns the triangles tris (counter-clockwise, y up, on the

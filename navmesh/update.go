@@ -26,15 +26,15 @@ import (
 // changed that did change is not seen, and the mesh is then wrong for it.
 // When changed holds no cell of g, Update returns m itself.
 //
-// It returns an error for a mesh that is not tiled (or read from a file,
-// which does not record the tiles), a nil grid, or one of another size.
+// It returns an error for a mesh that is not tiled (or that [ReadFor]
+// read without Options.TileSize), a nil grid, or one of another size.
 // It is safe for concurrent use, as it only reads m, but g must not change
 // during the call.
 func (m *Mesh) Update(g *grid.Grid, changed image.Rectangle) (*Mesh, error) {
 	t := m.tiles
 	switch {
 	case t == nil:
-		return nil, errors.New("navmesh: Update needs a mesh built by FromGrid with a TileSize")
+		return nil, errors.New("navmesh: Update needs a mesh built by FromGrid with a TileSize, or read by ReadFor with one")
 	case g == nil:
 		return nil, errors.New("navmesh: nil grid")
 	case g.Width() != m.w || g.Height() != m.h:

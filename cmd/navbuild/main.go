@@ -67,12 +67,14 @@ func newFlagSet(f *flags) *flag.FlagSet {
 	fs.Float64Var(&f.opt.CellSize, "cell", 0, "with -radius, the side `C` of the subcells the walls are offset on, rounded down to a power of two\n"+
 		"(0: R/4 for maps, R/2 for polygons)")
 	fs.BoolVar(&f.opt.Rectangles, "rectangles", false, "with -map, keep the rectangles of cells instead of merging them into convex polygons")
+	fs.IntVar(&f.opt.TileSize, "tile", 0, "with -map and a point agent, build the mesh in square tiles of `T` cells, which a game that reads it\n"+
+		"with navmesh.ReadFor(…, Options{TileSize: T}) can update tile by tile after an edit (Mesh.Update); 0: no tiles")
 	fs.StringVar(&f.png, "png", "", "with -map, also draw the map and the mesh's polygons to PNG `file`")
 	return fs
 }
 
 func printUsage(w io.Writer) {
-	fmt.Fprintf(w, "usage: navbuild -map FILE.map | -geojson FILE.json [-radius R] [-cell C] [-rectangles] -o FILE.nav [-png FILE]\n\n")
+	fmt.Fprintf(w, "usage: navbuild -map FILE.map | -geojson FILE.json [-radius R] [-cell C] [-rectangles] [-tile T] -o FILE.nav [-png FILE]\n\n")
 	fmt.Fprintf(w, "Build the navmesh of a Moving AI map or of GeoJSON polygons and write it to a mesh file.\n\nFlags:\n")
 	fs := newFlagSet(&flags{})
 	fs.SetOutput(w)
@@ -105,8 +107,12 @@ func build(args []string, stdout io.Writer) error {
 		return cli.Usagef("-radius %v, want a finite value ≥ 0", f.opt.Radius)
 	case math.IsNaN(f.opt.CellSize) || math.IsInf(f.opt.CellSize, 0) || f.opt.CellSize < 0:
 		return cli.Usagef("-cell %v, want a finite value ≥ 0", f.opt.CellSize)
-	case f.geoPath != "" && (f.png != "" || f.opt.Rectangles):
-		return cli.Usagef("-png and -rectangles go with -map")
+	case f.geoPath != "" && (f.png != "" || f.opt.Rectangles || f.opt.TileSize != 0):
+		return cli.Usagef("-png, -rectangles and -tile go with -map")
+	case f.opt.TileSize < 0:
+		return cli.Usagef("-tile %d, want 0 or more", f.opt.TileSize)
+	case f.opt.TileSize > 0 && f.opt.Radius != 0 && !f.opt.Rectangles:
+		return cli.Usagef("-tile needs a point agent (no -radius), or -rectangles")
 	case filepath.Clean(in) == filepath.Clean(f.out) || cli.SameFile(in, f.out):
 		return cli.Usagef("-o %s is the input itself", f.out)
 	case f.png != "" && (filepath.Clean(in) == filepath.Clean(f.png) || cli.SameFile(in, f.png) || filepath.Clean(f.png) == filepath.Clean(f.out)):

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"image"
 	"math"
 	"os"
 	"path/filepath"
@@ -75,6 +76,52 @@ func TestBuildMap(t *testing.T) {
 	}
 }
 
+// TestBuildTiled builds the demo map's mesh in tiles, reads it back with
+// its tile size, and updates it after an edit as FromGrid's tiled mesh
+// would be.
+func TestBuildTiled(t *testing.T) {
+	dir := t.TempDir()
+	mapPath := filepath.Join("..", "..", "testdata", "demo.map")
+	out := filepath.Join(dir, "demo.nav")
+	if _, stderr, code := navbuild(t, "-map", mapPath, "-tile", "16", "-o", out); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	g, err := grid.LoadMap(mapPath, grid.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := navmesh.Options{TileSize: 16}
+	m, err := navmesh.ReadFor(bytes.NewReader(data), g, opt)
+	if err != nil {
+		t.Fatalf("ReadFor with the tile size: %v", err)
+	}
+	if _, err := navmesh.ReadFor(bytes.NewReader(data), g, navmesh.Options{TileSize: 24}); err == nil {
+		t.Error("ReadFor with another tile size: no error")
+	}
+	edit := image.Rect(20, 10, 32, 11)
+	g.SetCells(edit, false)
+	if m, err = m.Update(g, edit); err != nil {
+		t.Fatal(err)
+	}
+	fresh, err := navmesh.FromGrid(g, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.NumPolys() != fresh.NumPolys() || m.NumPortals() != fresh.NumPortals() || m.NumVertices() != fresh.NumVertices() {
+		t.Errorf("updated: %d polygons, %d portals, %d vertices; fresh: %d, %d, %d", m.NumPolys(), m.NumPortals(), m.NumVertices(), fresh.NumPolys(), fresh.NumPortals(), fresh.NumVertices())
+	}
+	from, to := mgl64.Vec2{3.5, 3.5}, mgl64.Vec2{60.5, 30.5}
+	_, a, _ := navmesh.NewSearcher(m).AppendPath(nil, from, to, navmesh.Query{})
+	_, b, _ := navmesh.NewSearcher(fresh).AppendPath(nil, from, to, navmesh.Query{})
+	if a.Status != b.Status || math.Abs(a.Length-b.Length) > 1e-9 {
+		t.Errorf("updated mesh: %v %.6f; fresh: %v %.6f", a.Status, a.Length, b.Status, b.Length)
+	}
+}
+
 // square is a 10×10 square with a 2×2 hole, as GeoJSON.
 const square = `{"type":"FeatureCollection","features":[
  {"type":"Feature","properties":{},"geometry":{"type":"Polygon","coordinates":[
@@ -132,6 +179,8 @@ func TestBuildErrors(t *testing.T) {
 		{[]string{"-map", mapPath}, 2, "-o is required"},
 		{[]string{"-map", mapPath, "-o", out, "-radius", "-1"}, 2, "-radius"},
 		{[]string{"-map", mapPath, "-o", out, "-radius", "NaN"}, 2, "-radius"},
+		{[]string{"-map", mapPath, "-o", out, "-tile", "-3"}, 2, "-tile"},
+		{[]string{"-map", mapPath, "-o", out, "-tile", "16", "-radius", "0.4"}, 2, "-tile"},
 		{[]string{"-geojson", bad, "-o", out, "-png", filepath.Join(dir, "p.png")}, 2, "-png"},
 		{[]string{"-map", mapPath, "-o", mapPath}, 2, "the input itself"},
 		{[]string{"-geojson", bad, "-o", out}, 1, "not GeoJSON"},

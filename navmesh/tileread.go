@@ -1,0 +1,106 @@
+package navmesh
+
+import (
+	"fmt"
+
+	"github.com/cairn-nav/cairn/grid"
+	"github.com/cairn-nav/cairn/navmesh/internal/tri"
+)
+
+// This file gives a mesh read from a file the tiling that [Mesh.Update]
+// needs, when [ReadFor] is told the tile size it was built with. The file
+// holds the stitched mesh only, but the tiles' polygons before stitching
+// follow from it and the grid: a polygon lies in one tile, the polygons
+// come tile by tile in row-major order, and stitching added to a polygon's
+// sides on a tile line exactly the vertices that its own tile dropped
+// there, those between two free cells of the tile of one area along the
+// line (see openBorder). Taking those out of each polygon gives its tile's
+// polygon back; their edges inside the tile are paired again as buildTile
+// pairs them. Stitching the recovered tiles must then give the mesh read,
+// polygon for polygon, or the mesh was not built with those tiles.
+
+// retile recovers the tiling of side size of m, a mesh of convex polygons
+// that ReadFor read for grid g, and sets m.tiles; it returns a
+// *FormatError when m is not the mesh of such a tiling.
+func (m *Mesh) retile(g *grid.Grid, size int) error {
+	w, h := m.w, m.h
+	t := &tiling{size: size, nx: (w + size - 1) / size, ny: (h + size - 1) / size}
+	t.tiles = make([]tilePolys, t.nx*t.ny)
+	local := make([][]int32, len(t.tiles)) // per tile, its corners as vertices of m
+	stride := int32(w + 1)
+	last := 0 // the tile of the polygon before
+	for id := range m.polys {
+		c := m.centroid(PolyID(id))
+		tx, ty := min(int(c[0])/size, t.nx-1), min(int(c[1])/size, t.ny-1)
+		k := ty*t.nx + tx
+		if k < last {
+			return &FormatError{36, fmt.Sprintf("polygon %d is in tile (%d,%d), before the tile of the polygon before it: the mesh was not built in tiles of %d cells", id, tx, ty, size)}
+		}
+		last = k
+		b := t.tileRect(tx, ty, w, h)
+		tp := &t.tiles[k]
+		tp.start = append(tp.start, int32(len(tp.corner)))
+		p := m.polys[id]
+		for _, v := range m.ev[p.e0 : p.e0+p.ne] {
+			x, y := int(m.verts[v][0]), int(m.verts[v][1])
+			if x < b.Min.X || x > b.Max.X || y < b.Min.Y || y > b.Max.Y {
+				return &FormatError{36, fmt.Sprintf("polygon %d crosses the border of tile (%d,%d) at (%d,%d): the mesh was not built in tiles of %d cells", id, tx, ty, x, y, size)}
+			}
+			if openAt(g, b, x-b.Min.X, y-b.Min.Y) {
+				continue
+			}
+			tp.corner = append(tp.corner, int32(y)*stride+int32(x))
+			local[k] = append(local[k], v)
+		}
+		if m.area != nil {
+			tp.area = append(tp.area, m.area[id])
+		}
+	}
+	for k := range t.tiles {
+		tp := &t.tiles[k]
+		if len(tp.start) == 0 {
+			continue
+		}
+		tp.start = append(tp.start, int32(len(tp.corner)))
+		of := make([]int32, len(tp.corner)) // the polygon of each corner
+		for i := range len(tp.start) - 1 {
+			for j := tp.start[i]; j < tp.start[i+1]; j++ {
+				of[j] = int32(i)
+			}
+		}
+		vs := local[k]
+		tp.twin = tri.PairEdges(len(m.verts), int32(len(vs)), func(j int32) (int32, int32) {
+			next := j + 1
+			if next == tp.start[of[j]+1] {
+				next = tp.start[of[j]]
+			}
+			return vs[j], vs[next]
+		})
+	}
+	s := t.mesh(w, h, m.walk)
+	if err := sameStitch(m, s); err != nil {
+		return err
+	}
+	m.tiles = t
+	return nil
+}
+
+// sameStitch returns a *FormatError unless s, the stitch of the tiles
+// recovered from m, has m's polygons, vertex for vertex.
+func sameStitch(m, s *Mesh) error {
+	if len(s.polys) != len(m.polys) {
+		return &FormatError{36, fmt.Sprintf("%d polygons, but its tiles stitch into %d: the mesh was not built in these tiles", len(m.polys), len(s.polys))}
+	}
+	for id, p := range m.polys {
+		q := s.polys[id]
+		if p.ne != q.ne {
+			return &FormatError{36, fmt.Sprintf("polygon %d has %d corners, but %d when its tiles are stitched: the mesh was not built in these tiles", id, p.ne, q.ne)}
+		}
+		for i := range p.ne {
+			if m.verts[m.ev[p.e0+i]] != s.verts[s.ev[q.e0+i]] {
+				return &FormatError{36, fmt.Sprintf("polygon %d differs from its tiles' stitch at corner %d: the mesh was not built in these tiles", id, i)}
+			}
+		}
+	}
+	return nil
+}
