@@ -56,26 +56,45 @@ func (m *Mesh) retile(g *grid.Grid, size int) error {
 			tp.area = append(tp.area, m.area[id])
 		}
 	}
+	// The tile's vertices, numbered from 0 in the tile (PairEdges takes
+	// time and room in the number of vertices).
+	num := make([]int32, len(m.verts))
+	for i := range num {
+		num[i] = -1
+	}
+	var of []int32        // the polygon of each corner of a tile
+	var ids, seen []int32 // its corners' numbers in the tile, and its vertices
 	for k := range t.tiles {
 		tp := &t.tiles[k]
 		if len(tp.start) == 0 {
 			continue
 		}
 		tp.start = append(tp.start, int32(len(tp.corner)))
-		of := make([]int32, len(tp.corner)) // the polygon of each corner
+		of = of[:0]
 		for i := range len(tp.start) - 1 {
-			for j := tp.start[i]; j < tp.start[i+1]; j++ {
-				of[j] = int32(i)
+			for range tp.start[i+1] - tp.start[i] {
+				of = append(of, int32(i))
 			}
 		}
-		vs := local[k]
-		tp.twin = tri.PairEdges(len(m.verts), int32(len(vs)), func(j int32) (int32, int32) {
+		ids = ids[:0]
+		for _, v := range local[k] {
+			if num[v] < 0 {
+				num[v] = int32(len(seen))
+				seen = append(seen, v)
+			}
+			ids = append(ids, num[v])
+		}
+		tp.twin = tri.PairEdges(len(seen), int32(len(ids)), func(j int32) (int32, int32) {
 			next := j + 1
 			if next == tp.start[of[j]+1] {
 				next = tp.start[of[j]]
 			}
-			return vs[j], vs[next]
+			return ids[j], ids[next]
 		})
+		for _, v := range seen {
+			num[v] = -1
+		}
+		seen = seen[:0]
 	}
 	s := t.mesh(w, h, m.walk)
 	if err := sameStitch(m, s); err != nil {
