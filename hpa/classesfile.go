@@ -175,14 +175,7 @@ func ReadClasses(r io.Reader, name string, g *grid.Grid) (*Classes, error) {
 	}
 	d := binfile.NewReader(r, prefix, func(off int64, msg string) error { return ferr(off, "%s", msg) })
 	hdr := d.Scratch(classesHeaderSize)
-	err := d.Read(hdr[:len(classesMagic)], "magic")
-	if got := hdr[:d.Offset()]; string(got) != classesMagic[:d.Offset()] {
-		return nil, ferr(0, "not a classes file: it starts %q, want %q", got, classesMagic)
-	}
-	if err != nil {
-		return nil, err
-	}
-	if err := d.Read(hdr[len(classesMagic):], "header"); err != nil {
+	if err := d.Header(hdr, classesMagic, "classes"); err != nil {
 		return nil, err
 	}
 	le := binary.LittleEndian

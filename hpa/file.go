@@ -219,14 +219,7 @@ func Read(r io.Reader, g *grid.Grid) (*Graph, error) {
 	defer g.RUnlock()
 	d := binfile.NewReader(r, "hpa", func(off int64, msg string) error { return &FormatError{off, msg} })
 	hdr := d.Scratch(headerSize)
-	err := d.Read(hdr[:len(fileMagic)], "magic")
-	if got := hdr[:d.Offset()]; string(got) != fileMagic[:d.Offset()] {
-		return nil, &FormatError{0, fmt.Sprintf("not a graph file: it starts %q, want %q", got, fileMagic)}
-	}
-	if err != nil {
-		return nil, err
-	}
-	if err := d.Read(hdr[len(fileMagic):], "header"); err != nil {
+	if err := d.Header(hdr, fileMagic, "graph"); err != nil {
 		return nil, err
 	}
 	le := binary.LittleEndian
@@ -272,7 +265,7 @@ func Read(r io.Reader, g *grid.Grid) (*Graph, error) {
 	nodes := make([]node, 0, min(n, 1<<16))
 	deg := make([]int32, 0, min(n, 1<<16))
 	edges := make([]core.Edge, 0, min(m, 1<<16))
-	err = d.Records(n, nodeSize, "nodes", func(b []byte) {
+	err := d.Records(n, nodeSize, "nodes", func(b []byte) {
 		nodes = append(nodes, node{x: int32(le.Uint32(b)), y: int32(le.Uint32(b[4:]))})
 	})
 	if err == nil {

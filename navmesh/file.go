@@ -318,14 +318,7 @@ type meshFile struct {
 func readMesh(r io.Reader, g *grid.Grid, bound *binding) (*Mesh, error) {
 	d := binfile.NewReader(r, "navmesh", func(off int64, msg string) error { return &FormatError{off, msg} })
 	hdr := d.Scratch(fileHeaderSize)
-	err := d.Read(hdr[:len(fileMagic)], "magic")
-	if got := hdr[:d.Offset()]; string(got) != fileMagic[:d.Offset()] {
-		return nil, &FormatError{0, fmt.Sprintf("not a mesh file: it starts %q, want %q", got, fileMagic)}
-	}
-	if err != nil {
-		return nil, err
-	}
-	if err := d.Read(hdr[len(fileMagic):], "header"); err != nil {
+	if err := d.Header(hdr, fileMagic, "mesh"); err != nil {
 		return nil, err
 	}
 	le := binary.LittleEndian

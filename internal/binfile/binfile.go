@@ -105,6 +105,22 @@ func (d *Reader) Offset() int64 { return d.off }
 // CRC returns the CRC-32C of the bytes read so far.
 func (d *Reader) CRC() uint32 { return d.crc }
 
+// Header reads a file's header into hdr, which starts with magic: a file
+// that starts otherwise is refused at the header's offset, "not a KIND file: it
+// starts …, want …", even when it is shorter than the header, so that a
+// file of another kind says what it is not before it says it is short.
+func (d *Reader) Header(hdr []byte, magic, kind string) error {
+	start := d.off
+	err := d.Read(hdr[:len(magic)], "magic")
+	if n := d.off - start; string(hdr[:n]) != magic[:n] {
+		return d.formatErr(start, fmt.Sprintf("not a %s file: it starts %q, want %q", kind, hdr[:n], magic))
+	}
+	if err != nil {
+		return err
+	}
+	return d.Read(hdr[len(magic):], "header")
+}
+
 // Read fills p; the end of the input before p is full is a truncated file,
 // reported as a format error naming what was being read.
 func (d *Reader) Read(p []byte, what string) error {

@@ -94,3 +94,31 @@ func TestFNV(t *testing.T) {
 		t.Fatalf("FNV %x, hash/fnv %x", f.Sum, h.Sum64())
 	}
 }
+
+func TestHeader(t *testing.T) {
+	for _, tc := range []struct {
+		data string
+		off  int64
+		msg  string // "" for none
+	}{
+		{"MAGICxxxx", 0, ""},
+		{"MAGICxx", -1, "truncated"}, // the magic, then too short
+		{"OTHER", 0, `not a test file: it starts "OTHER", want "MAGIC"`},
+		{"MA", -1, "truncated"}, // a short file that starts right
+		{"MX", 0, `not a test file: it starts "MX", want "MAGIC"`}, // short and wrong: wrong first
+	} {
+		r := binfile.NewReader(bytes.NewReader([]byte(tc.data)), "test", func(off int64, msg string) error { return &formatError{off, msg} })
+		hdr := make([]byte, 9)
+		err := r.Header(hdr, "MAGIC", "test")
+		if tc.msg == "" {
+			if err != nil || string(hdr) != tc.data {
+				t.Errorf("%q: %v, header %q", tc.data, err, hdr)
+			}
+			continue
+		}
+		var fe *formatError
+		if !errors.As(err, &fe) || !bytes.Contains([]byte(fe.msg), []byte(tc.msg)) || tc.off >= 0 && fe.off != tc.off {
+			t.Errorf("%q: error %v, want %q at %d", tc.data, err, tc.msg, tc.off)
+		}
+	}
+}
