@@ -347,25 +347,7 @@ func TestFillPaths(t *testing.T) {
 		if err := h.FillPaths(); err != nil {
 			t.Fatal(err)
 		}
-		sr, sp := NewSearcher(h), NewSearcher(plain)
-		abstract := 0
-		for _, pq := range testmap.RandomPairs(testmap.NewRand(int64(hi)), h.g, 40) {
-			p1, r1, err := sr.AppendPath(nil, pq[0], pq[1], Query{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, r2, _ := sr.AppendPath(nil, pq[0], pq[1], Query{})
-			if r1.Expanded != r2.Expanded {
-				t.Fatalf("graph %d, %v→%v: %d expanded the first time, %d the second", hi, pq[0], pq[1], r1.Expanded, r2.Expanded)
-			}
-			if sr.lastLevel > 0 {
-				abstract++
-			}
-			want, _, _ := sp.AppendPath(nil, pq[0], pq[1], Query{})
-			if !slices.Equal(p1, want) {
-				t.Fatalf("graph %d, %v→%v: %d cells, without the filled paths %d", hi, pq[0], pq[1], len(p1), len(want))
-			}
-		}
+		abstract := asRepeated(t, hi, NewSearcher(h), NewSearcher(plain), testmap.RandomPairs(testmap.NewRand(int64(hi)), h.g, 40))
 		if abstract < 10 {
 			t.Fatalf("graph %d: only %d queries searched the abstract graph", hi, abstract)
 		}
@@ -410,21 +392,33 @@ func TestRefill(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sf := NewSearcher(fresh)
-		for _, pq := range testmap.RandomPairs(r, h.g, 40) {
-			p1, r1, err := sr.AppendPath(nil, pq[0], pq[1], Query{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, r2, _ := sr.AppendPath(nil, pq[0], pq[1], Query{})
-			if r1.Expanded != r2.Expanded {
-				t.Fatalf("graph %d, %v→%v: %d expanded the first time, %d the second", hi, pq[0], pq[1], r1.Expanded, r2.Expanded)
-			}
-			if want, _, _ := sf.AppendPath(nil, pq[0], pq[1], Query{}); !slices.Equal(p1, want) {
-				t.Fatalf("graph %d, %v→%v: %d cells, a fresh build's %d", hi, pq[0], pq[1], len(p1), len(want))
-			}
+		asRepeated(t, hi, sr, NewSearcher(fresh), testmap.RandomPairs(r, h.g, 40))
+	}
+}
+
+// asRepeated checks that each query of pairs on sr expands the first time
+// what it expands when repeated, nothing being left to find, and gives the
+// cells that other, on a graph of the same grid, gives; it returns how
+// many queries searched the abstract graph.
+func asRepeated(t *testing.T, hi int, sr, other *Searcher, pairs [][2]image.Point) (abstract int) {
+	t.Helper()
+	for _, pq := range pairs {
+		p1, r1, err := sr.AppendPath(nil, pq[0], pq[1], Query{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, r2, _ := sr.AppendPath(nil, pq[0], pq[1], Query{})
+		if r1.Expanded != r2.Expanded {
+			t.Fatalf("graph %d, %v→%v: %d expanded the first time, %d the second", hi, pq[0], pq[1], r1.Expanded, r2.Expanded)
+		}
+		if sr.lastLevel > 0 {
+			abstract++
+		}
+		if want, _, _ := other.AppendPath(nil, pq[0], pq[1], Query{}); !slices.Equal(p1, want) {
+			t.Fatalf("graph %d, %v→%v: %d cells, the other graph's %d", hi, pq[0], pq[1], len(p1), len(want))
 		}
 	}
+	return abstract
 }
 
 // emptyClusters counts the clusters with nodes that have no table (above

@@ -432,19 +432,28 @@ func TestUpdateAreas(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := testmap.NewRand(seed)
-		for k := range 12 {
-			x, y := r.IntN(34), r.IntN(26)
-			rc := image.Rect(x, y, x+1+r.IntN(3), y+1+r.IntN(3))
-			g.SetCells(rc, k%3 == 2)
-			if m, err = m.Update(g, rc); err != nil {
-				t.Fatal(err)
-			}
-			fresh, err := navmesh.FromGrid(g, opt)
-			if err != nil {
-				t.Fatal(err)
-			}
-			sameMesh(t, fresh, m, g, seed)
+		editAndCompare(t, g, m, opt, seed, 12)
+	}
+}
+
+// editAndCompare makes n random edits of g, small rectangles blocked or
+// freed, each followed by m.Update, and checks after each that m answers
+// as a fresh FromGrid of the edited g with opt does.
+func editAndCompare(t *testing.T, g *grid.Grid, m *navmesh.Mesh, opt navmesh.Options, seed int64, n int) {
+	t.Helper()
+	r := testmap.NewRand(seed)
+	for k := range n {
+		x, y := r.IntN(g.Width()-2), r.IntN(g.Height()-2)
+		rc := image.Rect(x, y, x+1+r.IntN(4), y+1+r.IntN(4))
+		g.SetCells(rc, k%3 == 2)
+		var err error
+		if m, err = m.Update(g, rc); err != nil {
+			t.Fatal(err)
 		}
+		fresh, err := navmesh.FromGrid(g, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameMesh(t, fresh, m, g, seed)
 	}
 }

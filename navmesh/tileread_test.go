@@ -5,7 +5,6 @@ import (
 	"image"
 	"testing"
 
-	"github.com/cairn-nav/cairn/internal/testmap"
 	"github.com/cairn-nav/cairn/navmesh"
 )
 
@@ -41,20 +40,7 @@ func TestReadTiledUpdate(t *testing.T) {
 		if _, err := navmesh.Read(bytes.NewReader(data)); err != nil {
 			t.Fatal(err)
 		}
-		r := testmap.NewRand(seed)
-		for k := range 10 {
-			x, y := r.IntN(66), r.IntN(46)
-			rc := image.Rect(x, y, x+1+r.IntN(4), y+1+r.IntN(4))
-			g.SetCells(rc, k%3 == 2)
-			if m, err = m.Update(g, rc); err != nil {
-				t.Fatal(err)
-			}
-			fresh, err := navmesh.FromGrid(g, opt)
-			if err != nil {
-				t.Fatal(err)
-			}
-			sameMesh(t, fresh, m, g, seed)
-		}
+		editAndCompare(t, g, m, opt, seed, 10)
 	}
 	// A mesh read without its tile size cannot be updated.
 	g := areaGrid(9, 40, 30)

@@ -60,21 +60,8 @@ func routeClass(stdout io.Writer, g *grid.Grid, f *grid.Filter, size int, from, 
 		}
 		cost, optimal = fmt.Sprintf("%.5f", res.Cost), fmt.Sprintf("%.5f", opt.Cost)
 	}
-	fmt.Fprintf(stdout, "status    %s\n", res.Status)
-	if res.Status == core.Unreachable {
-		fmt.Fprintf(stdout, "why       no path for a unit of size %d through the cells the filter lets through\n", size)
-	}
-	fmt.Fprintf(stdout, "cost      %s\n", cost)
-	fmt.Fprintf(stdout, "optimal   %s\n", optimal)
-	fmt.Fprintf(stdout, "steps     %d\n", max(len(path)-1, 0))
-	fmt.Fprintf(stdout, "expanded  %d\n", res.Expanded)
-	fmt.Fprintf(stdout, "time      %s\n", formatMicros(elapsed))
-	if showPath {
-		if _, err := stdout.Write(append(appendPathLine([]byte("path      "), path), '\n')); err != nil {
-			return err
-		}
-	}
-	return nil
+	why := fmt.Sprintf("no path for a unit of size %d through the cells the filter lets through", size)
+	return printCellRoute(stdout, cellRoute{res.Status, why, cost, optimal, path, res.Expanded, elapsed}, showPath)
 }
 
 // verifyClassPath checks a path of a unit of the given size under filter

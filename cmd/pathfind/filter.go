@@ -140,16 +140,35 @@ func routeFiltered(stdout io.Writer, g *grid.Grid, f *grid.Filter, from, to imag
 	if len(path) > 0 {
 		cost = fmt.Sprintf("%.5f", res.Cost)
 	}
-	fmt.Fprintf(stdout, "status    %s\n", res.Status)
-	if res.Status == core.Unreachable {
-		fmt.Fprintf(stdout, "why       no path through the cells the filter lets through\n")
+	return printCellRoute(stdout, cellRoute{res.Status, "no path through the cells the filter lets through", cost, "", path, res.Expanded, elapsed}, showPath)
+}
+
+// cellRoute is what route prints of a cell path found with a filter.
+type cellRoute struct {
+	status        core.Status
+	why           string // printed when unreachable
+	cost, optimal string // "-" when there is no path; optimal "" for no line
+	path          []image.Point
+	expanded      int
+	elapsed       time.Duration
+}
+
+// printCellRoute prints r as route's lines, with the path's cells when
+// showPath is set.
+func printCellRoute(stdout io.Writer, r cellRoute, showPath bool) error {
+	fmt.Fprintf(stdout, "status    %s\n", r.status)
+	if r.status == core.Unreachable {
+		fmt.Fprintf(stdout, "why       %s\n", r.why)
 	}
-	fmt.Fprintf(stdout, "cost      %s\n", cost)
-	fmt.Fprintf(stdout, "steps     %d\n", max(len(path)-1, 0))
-	fmt.Fprintf(stdout, "expanded  %d\n", res.Expanded)
-	fmt.Fprintf(stdout, "time      %s\n", formatMicros(elapsed))
+	fmt.Fprintf(stdout, "cost      %s\n", r.cost)
+	if r.optimal != "" {
+		fmt.Fprintf(stdout, "optimal   %s\n", r.optimal)
+	}
+	fmt.Fprintf(stdout, "steps     %d\n", max(len(r.path)-1, 0))
+	fmt.Fprintf(stdout, "expanded  %d\n", r.expanded)
+	fmt.Fprintf(stdout, "time      %s\n", formatMicros(r.elapsed))
 	if showPath {
-		if _, err := stdout.Write(append(appendPathLine([]byte("path      "), path), '\n')); err != nil {
+		if _, err := stdout.Write(append(appendPathLine([]byte("path      "), r.path), '\n')); err != nil {
 			return err
 		}
 	}
