@@ -61,7 +61,7 @@ func TestTiledStructure(t *testing.T) {
 		checkStructure(t, g, m, seed)
 		checkInTiles(t, m, size, where)
 		b := encodeMesh(t, m, g)
-		rm, err := navmesh.ReadFor(bytes.NewReader(b), g, navmesh.Options{TileSize: size})
+		rm, err := navmesh.ReadFor(bytes.NewReader(b), g, navmesh.Options{TileSize: size, Rectangles: rects})
 		if err != nil {
 			t.Fatalf("%s: %v", where, err)
 		}

@@ -253,20 +253,31 @@ func TestCrowdMovingAI(t *testing.T) {
 		maps = append(maps, big)
 	}
 	for _, m := range maps {
-		trace := filepath.Join(t.TempDir(), "crowd.trace")
-		out, errOut, code := pathfind(t, "crowd", "-map", m, "-agents", "200", "-frames", "600", "-edits", "10",
-			"-reach", "256", "-speed", "0.8", "-sizes", "1,2", "-trace", trace, "-json")
-		if code != 0 {
-			t.Fatalf("%s: exit %d: %s", m, code, errOut)
-		}
-		positions, edits := checkTrace(t, m, trace, 200)
-		var sum crowdSummary
-		if err := json.Unmarshal([]byte(out), &sum); err != nil {
-			t.Fatal(err)
-		}
-		t.Logf("%s: %d positions and %d edits checked; %d arrivals, %d requests, %d mended, %d replans", filepath.Base(m), positions, edits, sum.Arrivals, sum.Requests, sum.Mended, sum.Replans)
-		if edits < 10 || sum.Arrivals == 0 {
-			t.Errorf("%s: %d edits and %d arrivals: the crowd did too little", m, edits, sum.Arrivals)
-		}
+		crowdMovingAI(t, m, nil)
+	}
+	if !testing.Short() {
+		crowdMovingAI(t, maps[0], []string{"-hpa", "-refill"}) // the sizes' hpa.Classes, on Berlin
+	}
+}
+
+// crowdMovingAI runs 200 agents of sizes 1 and 2 for 600 frames and 10
+// walls on map m, with the extra flags, and checks every position and
+// move of the trace.
+func crowdMovingAI(t *testing.T, m string, extra []string) {
+	trace := filepath.Join(t.TempDir(), "crowd.trace")
+	args := append([]string{"crowd", "-map", m, "-agents", "200", "-frames", "600", "-edits", "10",
+		"-reach", "256", "-speed", "0.8", "-sizes", "1,2", "-trace", trace, "-json"}, extra...)
+	out, errOut, code := pathfind(t, args...)
+	if code != 0 {
+		t.Fatalf("%s %v: exit %d: %s", m, extra, code, errOut)
+	}
+	positions, edits := checkTrace(t, m, trace, 200)
+	var sum crowdSummary
+	if err := json.Unmarshal([]byte(out), &sum); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%s %v: %d positions and %d edits checked; %d arrivals, %d requests, %d mended, %d replans", filepath.Base(m), extra, positions, edits, sum.Arrivals, sum.Requests, sum.Mended, sum.Replans)
+	if edits < 10 || sum.Arrivals == 0 {
+		t.Errorf("%s: %d edits and %d arrivals: the crowd did too little", m, edits, sum.Arrivals)
 	}
 }
