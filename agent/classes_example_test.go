@@ -1,0 +1,72 @@
+package agent_test
+
+import (
+	"fmt"
+	"image"
+	"strings"
+
+	"github.com/cairn-nav/cairn/agent"
+	"github.com/cairn-nav/cairn/grid"
+	"github.com/cairn-nav/cairn/hpa"
+)
+
+// Units of two sizes and a swamp-shy scout share one map through
+// hpa.Classes: each class's agents get a queue on its grid that plans by
+// HPA* on its graph, and after an edit one Update brings every class up
+// to date, Changed(i) saying what each class's agents repair against.
+func ExampleQueue_classes() {
+	rows := []string{
+		"........................................",
+		"........................................",
+		"....SSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSS....",
+		"....SSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSS....",
+		"........................................",
+		"........................................",
+	}
+	text := "type octile\nheight 6\nwidth 40\nmap\n" + strings.Join(rows, "\n") + "\n"
+	g, err := grid.ReadMap(strings.NewReader(text), "swamp.map", grid.Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	var shy grid.Filter
+	shy.Cost[grid.AreaSwamp] = 4
+	c, err := hpa.BuildClasses(g, []hpa.Class{{Size: 1}, {Size: 2}, {Size: 1, Filter: &shy}}, hpa.Options{ClusterSize: 8})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	queues := make([]*agent.Queue, c.Len())
+	planners := make([]*agent.Planner, c.Len())
+	paths := make([]agent.Path, c.Len())
+	for i := range queues {
+		queues[i], planners[i] = agent.NewQueue(c.Grid(i)), agent.NewPlanner(c.Grid(i))
+		if err := queues[i].UseGraph(c.Graph(i)); err != nil {
+			fmt.Println(err)
+			return
+		}
+		queues[i].Request(&paths[i], image.Pt(0, 3), image.Pt(38, 3), 0)
+		queues[i].Run(agent.Budget{})
+	}
+	for i := range paths {
+		cl := c.Class(i)
+		fmt.Printf("class %d (size %d, filter %v): %v, %d cells\n", i, cl.Size, cl.Filter != nil, paths[i].Status(), len(paths[i].Cells()))
+	}
+	// The scout goes round the swamp by the north; a wall goes up there.
+	wall := image.Rect(20, 0, 21, 2)
+	g.SetCells(wall, false)
+	if err := c.Update(wall); err != nil {
+		fmt.Println(err)
+		return
+	}
+	for i := range paths {
+		fmt.Printf("class %d: %v changed, path %v\n", i, c.Changed(i), planners[i].Repair(&paths[i], c.Changed(i)))
+	}
+	// Output:
+	// class 0 (size 1, filter false): following, 39 cells
+	// class 1 (size 2, filter false): following, 39 cells
+	// class 2 (size 1, filter true): following, 47 cells
+	// class 0: (20,0)-(21,2) changed, path intact
+	// class 1: (19,0)-(21,2) changed, path intact
+	// class 2: (20,0)-(21,2) changed, path mended
+}
