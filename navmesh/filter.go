@@ -6,20 +6,22 @@ import (
 	"slices"
 
 	"github.com/cairn-nav/cairn/grid"
+	"github.com/go-gl/mathgl/mgl64"
 )
 
 // This file applies a query's [Query.Filter]. An excluded polygon is, to
 // the search, a part of the walls: no portal into it is crossed
-// (search.crosses), no end lies in it (locateEnds), and the corners of
-// the walkable part change with it. A path may turn at a vertex where the
-// polygons round it that the filter keeps leave a wedge of more than 180°
-// free; the mesh marks the convex corners of the walls (reflex), and a
-// vertex where an excluded polygon meets a kept one may be a new corner.
-// The search takes every such vertex as a corner: a turn where no path
-// needs one is legal and never part of a shorter path, so the answer stays
-// the shortest, at the price of a few more nodes. The mesh keeps, for each
-// vertex where polygons of two or more area types meet, the list of those
-// types (areaCorners), so that this test costs a few bytes' reads.
+// (search.crosses), no end lies in it (locateEnds), and the corners where
+// paths may turn change with it. On a grid's mesh every vertex is a grid
+// corner, and the walkable part round it is the union of the quarters of
+// the four cells round it that the mesh covers; a path may turn there when
+// exactly three of them are walkable, which the mesh marks as its convex
+// corners of the walls (reflex). Under a filter a cell is walkable when
+// the mesh covers it and its area is not excluded, so the mesh records,
+// for each vertex where polygons of several areas meet, the areas of its
+// four cells (areaCorners), and the search counts them again (corner);
+// elsewhere the polygons round a vertex are all kept or all excluded, and
+// the mark stands.
 
 // ErrFilterCost is the error of an exact query ([Query.Corridor] false)
 // whose filter weighs some area by a cost other than 1: the exact search
@@ -104,64 +106,68 @@ func (s *search) keep(ps []PolyID) []PolyID {
 
 // corner reports whether a path of this query may turn at vertex v: a
 // convex corner of the walls, or, under a filter that excludes some area,
-// a vertex where polygons of an excluded area and of another meet.
+// a grid corner where exactly three of the four cells round it are free
+// and of areas the filter keeps (see the top of this file).
 func (s *search) corner(v int32) bool {
 	m := s.m
-	if m.reflex[v] {
-		return true
+	if s.fl.excl == nil || m.vcellAt == nil || m.vcellAt[v] < 0 {
+		return m.reflex[v]
 	}
-	if s.fl.excl == nil || m.vareaAt == nil {
-		return false
-	}
-	as := m.vareas[m.vareaAt[v]:m.vareaAt[v+1]]
-	for _, a := range as {
-		if s.fl.excl[a] {
-			return len(as) > 1
+	k := 4 * m.vcellAt[v]
+	kept := 0
+	for _, a := range m.vcells[k : k+4] {
+		if a != grid.AreaSolid && !s.fl.excl[a] {
+			kept++
 		}
 	}
-	return false
+	return kept == 3
 }
 
-// areaCorners lists, for each vertex of m where polygons of two or more
-// area types meet, those types (into vareaAt and vareas); it leaves them
-// nil on a mesh of one area type.
+// areaCorners records, for each vertex of m where polygons of two or more
+// area types meet, the areas of the four cells round it (grid.AreaSolid
+// for a cell the mesh does not cover), into vcellAt and vcells; it leaves
+// them nil on a mesh of one area type. Each cell's area is that of the
+// polygon holding its centre, as no polygon spans two areas; m must locate
+// points already. It costs a pass over the polygons' corners and four
+// point locations a vertex recorded.
 func (m *Mesh) areaCorners() {
-	m.vareaAt, m.vareas = nil, nil
-	if m.area == nil {
+	m.vcellAt, m.vcells = nil, nil
+	if m.area == nil || m.walk == nil {
 		return
 	}
-	type va struct {
-		v int32
-		a uint8
+	const unseen, mixed = -1, -2
+	first := make([]int16, len(m.verts)) // the area of a polygon round each vertex, or mixed
+	for i := range first {
+		first[i] = unseen
 	}
-	var all []va
 	for id, p := range m.polys {
+		a := int16(m.area[id])
 		for _, v := range m.ev[p.e0 : p.e0+p.ne] {
-			all = append(all, va{v, m.area[id]})
-		}
-	}
-	slices.SortFunc(all, func(x, y va) int {
-		if x.v != y.v {
-			return int(x.v - y.v)
-		}
-		return int(x.a) - int(y.a)
-	})
-	all = slices.Compact(all)
-	m.vareaAt = make([]int32, len(m.verts)+1)
-	for i := 0; i < len(all); {
-		j := i
-		for j < len(all) && all[j].v == all[i].v {
-			j++
-		}
-		if j-i > 1 {
-			for _, x := range all[i:j] {
-				m.vareas = append(m.vareas, x.a)
+			switch first[v] {
+			case unseen:
+				first[v] = a
+			case a, mixed:
+			default:
+				first[v] = mixed
 			}
 		}
-		m.vareaAt[all[i].v+1] = int32(len(m.vareas))
-		i = j
 	}
-	for v := range m.verts {
-		m.vareaAt[v+1] = max(m.vareaAt[v+1], m.vareaAt[v])
+	m.vcellAt = make([]int32, len(m.verts))
+	for v, a := range first {
+		m.vcellAt[v] = -1
+		if a != mixed {
+			continue
+		}
+		m.vcellAt[v] = int32(len(m.vcells) / 4)
+		x, y := int(m.verts[v][0]), int(m.verts[v][1])
+		for _, c := range [4][2]int{{x - 1, y - 1}, {x, y - 1}, {x - 1, y}, {x, y}} {
+			area := grid.AreaSolid
+			if m.walkableAt(c[0], c[1]) {
+				if id, ok := m.Locate(mgl64.Vec2{float64(c[0]) + 0.5, float64(c[1]) + 0.5}); ok {
+					area = m.area[id]
+				}
+			}
+			m.vcells = append(m.vcells, area)
+		}
 	}
 }

@@ -457,3 +457,52 @@ func editAndCompare(t *testing.T, g *grid.Grid, m *navmesh.Mesh, opt navmesh.Opt
 		sameMesh(t, fresh, m, g, seed)
 	}
 }
+
+// BenchmarkFilter measures queries on a 512² map with areas, without a
+// filter and with one (an area excluded; for the corridor search, an area
+// weighed too), over the same 100 random pairs.
+func BenchmarkFilter(b *testing.B) {
+	g := testmap.RandomAreas(5, 512, 512, 0.15)
+	m, err := navmesh.FromGrid(g, navmesh.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var excl, weigh grid.Filter
+	excl.Exclude[1] = true
+	weigh.Exclude[1] = true
+	weigh.Cost[2] = 3
+	cells := testmap.FreeCells(testmap.Without(g, 1))
+	r := testmap.NewRand(5)
+	pairs := make([][2]mgl64.Vec2, 100)
+	for i := range pairs {
+		pairs[i] = [2]mgl64.Vec2{randomPoint(r, cells), randomPoint(r, cells)}
+	}
+	for _, bc := range []struct {
+		name string
+		q    navmesh.Query
+	}{
+		{"exact", navmesh.Query{}},
+		{"exact/exclude", navmesh.Query{Filter: &excl}},
+		{"corridor", navmesh.Query{Corridor: true}},
+		{"corridor/exclude", navmesh.Query{Corridor: true, Filter: &excl}},
+		{"corridor/exclude+weigh", navmesh.Query{Corridor: true, Filter: &weigh}},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			sr := navmesh.NewSearcher(m)
+			var path []mgl64.Vec2
+			var res navmesh.Result
+			i, expanded, length := 0, 0, 0.0
+			for b.Loop() {
+				p := pairs[i%len(pairs)]
+				i++
+				if path, res, err = sr.AppendPath(path[:0], p[0], p[1], bc.q); err != nil {
+					b.Fatal(err)
+				}
+				expanded += res.Expanded
+				length += res.Length
+			}
+			b.ReportMetric(float64(expanded)/float64(i), "expanded/op")
+			b.ReportMetric(length/float64(i), "length/op")
+		})
+	}
+}

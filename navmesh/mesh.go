@@ -130,11 +130,12 @@ type Mesh struct {
 	// area holds each polygon's area type (see [Mesh.Area]); nil when all
 	// are grid.AreaGround.
 	area []uint8
-	// For each vertex v where polygons of several area types meet, those
-	// types, vareas[vareaAt[v]:vareaAt[v+1]] (empty for the others); nil
-	// when area is (see areaCorners).
-	vareaAt []int32
-	vareas  []uint8
+	// For each vertex v where polygons of several area types meet, the
+	// areas of the four cells round it, vcells[4k:4k+4] for k =
+	// vcellAt[v] (−1 for the other vertices); nil when area is (see
+	// areaCorners).
+	vcellAt []int32
+	vcells  []uint8
 	// Per polygon edge, polygon p's edges at [e0, e0+ne): the edge's first
 	// vertex (the next edge's first vertex ends it), the polygon across it
 	// (−1 for a wall), and the index of the same edge in that polygon.

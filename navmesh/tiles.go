@@ -356,8 +356,8 @@ func (t *tiling) mesh(w, h int, walk []uint64) *Mesh {
 		m.reflex[i] = m.gridCorner(v)
 	}
 	m.label()
-	m.areaCorners()
 	m.loc = newPolyIndex(m)
+	m.areaCorners()
 	return m
 }
 
