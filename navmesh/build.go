@@ -96,16 +96,17 @@ func FromGrid(g *grid.Grid, opt Options) (*Mesh, error) {
 func rectangles(g *grid.Grid) *Mesh {
 	rects := decompose(g, g.Bounds(), true)
 	m := rectanglesOf(g, rects)
-	m.area = rectAreas(g, rects)
+	m.area = rectAreas(g, image.Point{}, rects)
 	return m
 }
 
 // rectAreas returns the area type of each of the rectangles of g's cells,
-// one area each, or nil when all are [grid.AreaGround].
-func rectAreas(g *grid.Grid, rects []rect) []uint8 {
+// one area each, in coordinates relative to origin, or nil when all are
+// [grid.AreaGround].
+func rectAreas(g *grid.Grid, origin image.Point, rects []rect) []uint8 {
 	var area []uint8
 	for i, r := range rects {
-		a := g.Area(image.Pt(int(r.x0), int(r.y0)))
+		a := g.Area(origin.Add(image.Pt(int(r.x0), int(r.y0))))
 		if a != grid.AreaGround && area == nil {
 			area = make([]uint8, len(rects))
 		}
@@ -241,11 +242,16 @@ func (m *Mesh) convex() *Mesh {
 // centroid returns the mean of polygon id's vertices, a point inside it.
 func (m *Mesh) centroid(id PolyID) mgl64.Vec2 {
 	p := m.polys[id]
+	return mean(m.verts, m.ev[p.e0:p.e0+p.ne])
+}
+
+// mean returns the mean of the positions of vertices vs, one or more.
+func mean(pos []mgl64.Vec2, vs []int32) mgl64.Vec2 {
 	var s mgl64.Vec2
-	for _, v := range m.ev[p.e0 : p.e0+p.ne] {
-		s = s.Add(m.verts[v])
+	for _, v := range vs {
+		s = s.Add(pos[v])
 	}
-	return s.Mul(1 / float64(p.ne))
+	return s.Mul(1 / float64(len(vs)))
 }
 
 // delaunay returns the triangles of the rectangle mesh m, flipped into the

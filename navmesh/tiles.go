@@ -91,7 +91,7 @@ func tiled(g *grid.Grid, opt Options) *Mesh {
 			}
 		}
 		m := rectanglesOf(g, rects)
-		m.area = rectAreas(g, rects)
+		m.area = rectAreas(g, image.Point{}, rects)
 		m.finishRects()
 		return m
 	}
@@ -120,16 +120,7 @@ func buildTile(g *grid.Grid, b image.Rectangle) tilePolys {
 	if len(rects) == 0 {
 		return tilePolys{}
 	}
-	var area []uint8 // per rectangle, its area type, as rectAreas gives it
-	for i, r := range rects {
-		a := g.Area(b.Min.Add(image.Pt(int(r.x0), int(r.y0))))
-		if a != grid.AreaGround && area == nil {
-			area = make([]uint8, len(rects))
-		}
-		if area != nil {
-			area[i] = a
-		}
-	}
+	area := rectAreas(g, b.Min, rects)
 	tw, th := b.Dx(), b.Dy()
 	cells := newCellIndex(tw, th)
 	m := &Mesh{w: tw, h: th, loc: cells}
@@ -156,7 +147,7 @@ func buildTile(g *grid.Grid, b image.Rectangle) tilePolys {
 	// centroid.
 	var ts tri.Triangles
 	triArea := func(t [3]int32) uint8 {
-		c := m.verts[t[0]].Add(m.verts[t[1]]).Add(m.verts[t[2]]).Mul(1.0 / 3)
+		c := mean(m.verts, t[:])
 		return area[cells.poly(int(c[0]), int(c[1]))]
 	}
 	if area == nil {
@@ -200,12 +191,7 @@ func buildTile(g *grid.Grid, b image.Rectangle) tilePolys {
 	if area != nil {
 		tp.area = make([]uint8, f.Len())
 		for id := range f.Len() {
-			vs := f.Ring(id)
-			var c mgl64.Vec2
-			for _, v := range vs {
-				c = c.Add(m.verts[v])
-			}
-			c = c.Mul(1 / float64(len(vs)))
+			c := mean(m.verts, f.Ring(id))
 			tp.area[id] = area[cells.poly(int(c[0]), int(c[1]))]
 		}
 	}
