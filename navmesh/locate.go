@@ -180,41 +180,54 @@ func newPolyIndex(m *Mesh) *polyIndex {
 // visitPolys calls emit(bucket, polygon) for each bucket each polygon of m
 // overlaps (with a margin for rounding), until emit returns false.
 func (x *polyIndex) visitPolys(m *Mesh, emit func(int, int32) bool) {
-	mg := bucket.Margin(x.Step, x.box.Mag())
+	var buf []mgl64.Vec2
 	for id, p := range m.polys {
-		// Row by row, the columns of the polygon's piece in the
-		// row's band: its vertices there and its edges' crossings
-		// of the band's limits.
-		vs := m.ev[p.e0 : p.e0+p.ne]
-		lo, hi := m.verts[vs[0]][1], m.verts[vs[0]][1]
-		for _, v := range vs {
-			lo, hi = min(lo, m.verts[v][1]), max(hi, m.verts[v][1])
+		buf = buf[:0]
+		for _, v := range m.ev[p.e0 : p.e0+p.ne] {
+			buf = append(buf, m.verts[v])
 		}
-		for by := x.Row(lo - mg); by <= x.Row(hi+mg); by++ {
-			y0, y1 := x.Band(by, mg)
-			x0, x1 := math.Inf(1), math.Inf(-1)
-			for i := range p.ne {
-				a, b := m.edge(p, i)
-				if a[1] >= y0 && a[1] <= y1 {
-					x0, x1 = min(x0, a[0]), max(x1, a[0])
-				}
-				for _, y := range [2]float64{y0, y1} {
-					if (a[1] < y) != (b[1] < y) {
-						c := a[0] + (y-a[1])*(b[0]-a[0])/(b[1]-a[1])
-						x0, x1 = min(x0, c), max(x1, c)
-					}
+		if !x.visitPoly(buf, func(b int) bool { return emit(b, int32(id)) }) {
+			return
+		}
+	}
+}
+
+// visitPoly calls emit(bucket) for each bucket that the convex polygon of
+// vertices vs overlaps (with a margin for rounding), in row-major order,
+// until emit returns false; it reports whether emit never did.
+func (x *polyIndex) visitPoly(vs []mgl64.Vec2, emit func(int) bool) bool {
+	mg := bucket.Margin(x.Step, x.box.Mag())
+	// Row by row, the columns of the polygon's piece in the row's band:
+	// its vertices there and its edges' crossings of the band's limits.
+	lo, hi := vs[0][1], vs[0][1]
+	for _, v := range vs {
+		lo, hi = min(lo, v[1]), max(hi, v[1])
+	}
+	for by := x.Row(lo - mg); by <= x.Row(hi+mg); by++ {
+		y0, y1 := x.Band(by, mg)
+		x0, x1 := math.Inf(1), math.Inf(-1)
+		for i, a := range vs {
+			b := vs[(i+1)%len(vs)]
+			if a[1] >= y0 && a[1] <= y1 {
+				x0, x1 = min(x0, a[0]), max(x1, a[0])
+			}
+			for _, y := range [2]float64{y0, y1} {
+				if (a[1] < y) != (b[1] < y) {
+					c := a[0] + (y-a[1])*(b[0]-a[0])/(b[1]-a[1])
+					x0, x1 = min(x0, c), max(x1, c)
 				}
 			}
-			if x0 > x1 {
-				continue
-			}
-			for bx := x.Col(x0 - mg); bx <= x.Col(x1+mg); bx++ {
-				if !emit(x.Index(bx, by), int32(id)) {
-					return
-				}
+		}
+		if x0 > x1 {
+			continue
+		}
+		for bx := x.Col(x0 - mg); bx <= x.Col(x1+mg); bx++ {
+			if !emit(x.Index(bx, by)) {
+				return false
 			}
 		}
 	}
+	return true
 }
 
 // Contains reports, exactly, whether polygon id holds p, its edges and

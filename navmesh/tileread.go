@@ -96,11 +96,16 @@ func (m *Mesh) retile(g *grid.Grid, size int) error {
 		}
 		seen = seen[:0]
 	}
+	x := tileIndex(w, h)
+	for k := range t.tiles {
+		t.tiles[k].bucketize(x, stride)
+	}
 	s := t.mesh(w, h, m.walk)
 	if err := sameStitch(m, s); err != nil {
 		return err
 	}
 	m.tiles = t
+	m.loc = s.loc // the tiled meshes' index, as FromGrid's has
 	return nil
 }
 

@@ -7,6 +7,8 @@ import (
 	"slices"
 
 	"github.com/cairn-nav/cairn/grid"
+	"github.com/cairn-nav/cairn/navmesh/internal/bucket"
+	"github.com/cairn-nav/cairn/navmesh/internal/geom"
 	"github.com/cairn-nav/cairn/navmesh/internal/tri"
 	"github.com/go-gl/mathgl/mgl64"
 )
@@ -55,6 +57,51 @@ type tilePolys struct {
 	corner []int32
 	twin   []int32
 	area   []uint8 // per polygon, its area type; nil when all are ground
+	// bkt lists the buckets of the map's point index (tileIndex) that
+	// each polygon overlaps, sorted by bucket then polygon, so that a
+	// mesh's index is the merge of its tiles' lists.
+	bkt []bucketRef
+}
+
+// bucketRef is one entry of a tile's bucket lists: polygon poly of the
+// tile overlaps bucket bucket.
+type bucketRef struct{ bucket, poly int32 }
+
+// tileIndex returns the empty point index of the tiled meshes of a w×h
+// grid: a bucket grid over the map's box, a bucket for about 4×4 cells,
+// fixed by the map's size alone whatever the polygons. Each tile can then
+// find its polygons' buckets once, when it is built (bucketize), and
+// stitching merges the tiles' lists, which Update does without looking
+// at the polygons of the tiles it keeps. A point is located in the first
+// polygon of its bucket that holds it, the one of least ID, so which
+// buckets a mesh has changes no answer.
+func tileIndex(w, h int) *polyIndex {
+	x := &polyIndex{box: geom.Box{Max: mgl64.Vec2{float64(w), float64(h)}}}
+	x.Grid = bucket.New(x.box, max(1, w*h/16))
+	return x
+}
+
+// bucketize finds the buckets of x, the index of the grid whose corners
+// are numbered with stride, that each polygon of tp overlaps.
+func (tp *tilePolys) bucketize(x *polyIndex, stride int32) {
+	tp.bkt = tp.bkt[:0]
+	var vs []mgl64.Vec2
+	for i := range len(tp.start) - 1 {
+		vs = vs[:0]
+		for _, c := range tp.corner[tp.start[i]:tp.start[i+1]] {
+			vs = append(vs, mgl64.Vec2{float64(c % stride), float64(c / stride)})
+		}
+		x.visitPoly(vs, func(b int) bool {
+			tp.bkt = append(tp.bkt, bucketRef{int32(b), int32(i)})
+			return true
+		})
+	}
+	slices.SortFunc(tp.bkt, func(p, q bucketRef) int {
+		if p.bucket != q.bucket {
+			return int(p.bucket - q.bucket)
+		}
+		return int(p.poly - q.poly)
+	})
 }
 
 // checkTileSize returns an error for a TileSize that FromGrid refuses.
@@ -202,6 +249,7 @@ func buildTile(g *grid.Grid, b image.Rectangle) tilePolys {
 		}
 		return local[k], local[next]
 	})
+	tp.bucketize(tileIndex(g.Width(), g.Height()), stride)
 	return tp
 }
 
@@ -276,9 +324,11 @@ func (t *tiling) mesh(w, h int, walk []uint64) *Mesh {
 	// polygons, whose edges are not split; on a tile line, one of the
 	// pieces on the line, found by sorting them (see pairLine).
 	twin := make([]int32, 0, cap(m.ev))
-	var at []int32      // per corner of the tile, its edge in m
-	var line []lineEdge // the pieces on tile lines
-	for _, tp := range t.tiles {
+	var at []int32                        // per corner of the tile, its edge in m
+	var line []lineEdge                   // the pieces on tile lines
+	firsts := make([]int32, len(t.tiles)) // per tile, its first polygon
+	for k, tp := range t.tiles {
+		firsts[k] = int32(len(m.polys))
 		at = at[:0]
 		for i := range len(tp.start) - 1 {
 			e0 := int32(len(m.ev))
@@ -342,7 +392,15 @@ func (t *tiling) mesh(w, h int, walk []uint64) *Mesh {
 		m.reflex[i] = m.gridCorner(v)
 	}
 	m.label()
-	m.loc = newPolyIndex(m)
+	x := tileIndex(w, h)
+	x.Fill(func(emit func(int, int32)) {
+		for k, tp := range t.tiles {
+			for _, r := range tp.bkt {
+				emit(int(r.bucket), firsts[k]+r.poly)
+			}
+		}
+	})
+	m.loc = x
 	m.areaCorners()
 	return m
 }
