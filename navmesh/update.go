@@ -21,8 +21,8 @@ import (
 // polygons with m; then it stitches the tiles again and rebuilds the
 // mesh's adjacency (each tile keeps the pairs of its own edges, so only
 // the sides on tile lines are paired again), components, bridges and point
-// index, which is linear in the size of the mesh (see BenchmarkUpdate for
-// figures). A cell outside
+// index (merged from the bucket lists each tile keeps), which is linear in
+// the size of the mesh (see BenchmarkUpdate for figures). A cell outside
 // changed that did change is not seen, and the mesh is then wrong for it.
 // When changed holds no cell of g, Update returns m itself.
 //
