@@ -393,22 +393,7 @@ func TestClassesAllocs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	q := hpa.NewSearcher(c.Graph(1))
-	pairs := classPairs(testmap.NewRand(3), c.Grid(1), 100)
-	path := make([]image.Point, 0, 4096)
-	for _, p := range pairs { // grow the scratch
-		path, _, _ = q.AppendPath(path[:0], p[0], p[1], hpa.Query{})
-	}
-	i := 0
-	allocs := testing.AllocsPerRun(len(pairs), func() {
-		p := pairs[i%len(pairs)]
-		i++
-		var err error
-		if path, _, err = q.AppendPath(path[:0], p[0], p[1], hpa.Query{}); err != nil {
-			t.Fatal(err)
-		}
-	})
-	if allocs != 0 {
+	if allocs := warmAllocs(t, hpa.NewSearcher(c.Graph(1)), classPairs(testmap.NewRand(3), c.Grid(1), 100)); allocs != 0 {
 		t.Errorf("a warm query on a class's graph allocates %v times, want 0", allocs)
 	}
 }

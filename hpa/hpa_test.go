@@ -310,25 +310,28 @@ func TestAllocs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	q := hpa.NewSearcher(hg)
-	pairs := testmap.RandomPairs(testmap.NewRand(3), g, 100)
+	if allocs := warmAllocs(t, hpa.NewSearcher(hg), testmap.RandomPairs(testmap.NewRand(3), g, 100)); allocs != 0 {
+		t.Errorf("a steady-state query allocates %v times, want 0", allocs)
+	}
+}
+
+// warmAllocs runs the queries of pairs on q once to grow its scratch, then
+// returns the allocations a query makes on average, the pairs in turn.
+func warmAllocs(t *testing.T, q *hpa.Searcher, pairs [][2]image.Point) float64 {
+	t.Helper()
 	path := make([]image.Point, 0, 4096)
 	for _, p := range pairs { // grow the scratch
 		path, _, _ = q.AppendPath(path[:0], p[0], p[1], hpa.Query{})
 	}
 	i := 0
-	allocs := testing.AllocsPerRun(len(pairs), func() {
+	return testing.AllocsPerRun(len(pairs), func() {
 		p := pairs[i%len(pairs)]
 		i++
 		var err error
-		path, _, err = q.AppendPath(path[:0], p[0], p[1], hpa.Query{})
-		if err != nil {
+		if path, _, err = q.AppendPath(path[:0], p[0], p[1], hpa.Query{}); err != nil {
 			t.Fatal(err)
 		}
 	})
-	if allocs != 0 {
-		t.Errorf("a steady-state query allocates %v times, want 0", allocs)
-	}
 }
 
 func TestErrors(t *testing.T) {
