@@ -6,11 +6,25 @@ import "math/bits"
 // time (as in Harabor & Grastien's block-based jump point search). Bit i of
 // row r is padded cell (i, r); bit i of column c is padded cell (c, i). Bits
 // past the padded width or height are 0 (blocked), like the border.
+//
+// Over them lie the blocks of 8×8 padded cells, block (U, V) holding the
+// cells (8U…8U+7, 8V…8V+7), a bit each, set when all 64 cells are free:
+// bit U of block row V in blkRows, and bit V of block column U in blkCols,
+// so that [Grid.LineOfSight] can pass over eight rows or columns of open
+// ground at once. A block past the padded grid, in part or whole, is not
+// free.
 type bitsets struct {
 	rw, cw int      // words per row, per column
 	rows   []uint64 // ph rows of rw words
 	cols   []uint64 // pw columns of cw words
+	// Words per block row and per block column, and the blocks' bits.
+	brw, bcw         int
+	blkRows, blkCols []uint64
 }
+
+// blockSide is the side of the blocks of bitsets, in cells (a byte of a row
+// word).
+const blockSide = 8
 
 func (g *Grid) buildBits() {
 	ph := len(g.free) / g.pw
@@ -26,6 +40,37 @@ func (g *Grid) buildBits() {
 				b.cols[x*b.cw+y>>6] |= 1 << (y & 63)
 			}
 		}
+	}
+	b.buildBlocks(g.pw, ph)
+}
+
+// buildBlocks sets every block's bit from the rows; ph is the padded
+// height and pw the padded width.
+func (b *bitsets) buildBlocks(pw, ph int) {
+	nbx, nby := (pw+blockSide-1)/blockSide, (ph+blockSide-1)/blockSide
+	b.brw, b.bcw = (nbx+63)/64, (nby+63)/64
+	b.blkRows = make([]uint64, nby*b.brw)
+	b.blkCols = make([]uint64, nbx*b.bcw)
+	for by := range nby {
+		for bx := range nbx {
+			b.setBlock(bx, by, ph)
+		}
+	}
+}
+
+// setBlock sets or clears the bit of block (bx, by) from the rows.
+func (b *bitsets) setBlock(bx, by, ph int) {
+	full := (by+1)*blockSide <= ph
+	for y := by * blockSide; full && y < (by+1)*blockSide; y++ {
+		full = b.rows[y*b.rw+bx>>3]>>((bx&7)*blockSide)&0xff == 0xff
+	}
+	r, c := &b.blkRows[by*b.brw+bx>>6], &b.blkCols[bx*b.bcw+by>>6]
+	if full {
+		*r |= 1 << (bx & 63)
+		*c |= 1 << (by & 63)
+	} else {
+		*r &^= 1 << (bx & 63)
+		*c &^= 1 << (by & 63)
 	}
 }
 

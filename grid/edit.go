@@ -78,7 +78,9 @@ func (g *Grid) clone() *Grid {
 	n.moves = slices.Clone(g.moves)
 	n.cost = slices.Clone(g.cost)
 	n.area = slices.Clone(g.area)
-	n.bits = bitsets{rw: g.bits.rw, cw: g.bits.cw, rows: slices.Clone(g.bits.rows), cols: slices.Clone(g.bits.cols)}
+	n.bits = g.bits
+	n.bits.rows, n.bits.cols = slices.Clone(g.bits.rows), slices.Clone(g.bits.cols)
+	n.bits.blkRows, n.bits.blkCols = slices.Clone(g.bits.blkRows), slices.Clone(g.bits.blkCols)
 	n.rg = g.rg.clone()
 	if g.jumpsBuilt.Load() {
 		n.jumps = slices.Clone(g.jumps)
@@ -146,4 +148,5 @@ func (g *Grid) setFree(x, y int, free bool) {
 		*rb &^= 1 << (px & 63)
 		*cb &^= 1 << (py & 63)
 	}
+	g.bits.setBlock(px/blockSide, py/blockSide, len(g.free)/g.pw)
 }

@@ -12,8 +12,10 @@ import "image"
 // It reads the cells from the row bitsets for a segment nearer horizontal,
 // from the column bitsets for one nearer vertical, a run at a time: in
 // each row (column) the segment crosses, the cells it meets are one run,
-// whose ends integer arithmetic gives, tested a 64-bit word at a time. Its
-// cost is O(rows crossed + cells/64) and it does not allocate.
+// whose ends integer arithmetic gives, tested a 64-bit word at a time; a
+// band of eight rows (columns) whose cells lie in blocks of 8×8 free cells
+// is passed over at once. Its cost is O(rows crossed + cells/64), about an
+// eighth of the rows in open ground, and it does not allocate.
 func (g *Grid) LineOfSight(a, b image.Point) bool {
 	if !g.Passable(a) || !g.Passable(b) {
 		return false
@@ -49,8 +51,50 @@ func (g *Grid) LineOfSight(a, b image.Point) bool {
 	dq, dr := (2*nu)/step, (2*nu)%step
 	s := 0 // the run's first offset along u
 	row := (v - sv) * stride
+	// At the first line of each band of lines in one row of blocks, the
+	// runs of the band's lines lie between s and the end of its last
+	// line's run: when the blocks over that stretch are all free, the
+	// band is passed over at once.
+	bwords, bstride := g.bits.blkRows, g.bits.brw
+	if ny > nx {
+		bwords, bstride = g.bits.blkCols, g.bits.bcw
+	}
+	band := 0 // the next line at which to try a band
 	for k := 0; k <= nv; k++ {
 		row += sv * stride
+		if k == band {
+			vk := v + sv*k
+			kb := k + blockSide - 1 - vk%blockSide
+			if sv < 0 {
+				kb = k + vk%blockSide
+			}
+			kb = min(kb, nv)
+			band = kb + 1
+			if kb-k >= 2 {
+				eb, fb := nu, nu
+				if kb < nv {
+					x := (2*kb+1)*nu - nv
+					eb = x / step
+					if x%step > 0 {
+						eb++
+					}
+					fb = eb
+					if x%step == 0 {
+						fb++
+					}
+				}
+				if runFree(bwords[(vk/blockSide)*bstride:], (u+su*s)/blockSide, (u+su*fb)/blockSide) {
+					s = eb
+					row += sv * stride * (kb - k)
+					k = kb
+					if kb < nv {
+						x := (2*(kb+1)+1)*nu - nv
+						q, r = x/step, x%step
+					}
+					continue
+				}
+			}
+		}
 		e, f := nu, nu
 		if k < nv {
 			e = q

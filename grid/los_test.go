@@ -196,3 +196,134 @@ func TestLineOfSightLong(t *testing.T) {
 		t.Fatalf("%d segments seen, %d blocked: too few of one kind", seen, blocked)
 	}
 }
+
+// TestLineOfSightBlocks checks line of sight where it passes over bands of
+// free 8×8 blocks at once: open maps with a few walls, long segments at
+// every slope, then the same after walls are put up and cleared in place
+// (which must keep the blocks' bits current) and on a copy made by
+// WithCells.
+func TestLineOfSightBlocks(t *testing.T) {
+	const w, h = 203, 141
+	r := rand.New(rand.NewPCG(5, 11))
+	free := make([]bool, w*h)
+	for i := range free {
+		free[i] = true
+	}
+	for range 12 { // walls and posts, leaving wide open ground between
+		x, y := r.IntN(w), r.IntN(h)
+		dx, dy := 1+r.IntN(30), 1+r.IntN(3)
+		if r.IntN(2) == 0 {
+			dx, dy = dy, dx
+		}
+		for yy := y; yy < min(h, y+dy); yy++ {
+			for xx := x; xx < min(w, x+dx); xx++ {
+				free[yy*w+xx] = false
+			}
+		}
+	}
+	g, err := grid.New(w, h, free, grid.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen, blocked := 0, 0
+	check := func(g *grid.Grid, what string, n int) {
+		t.Helper()
+		for range n {
+			a := image.Pt(r.IntN(w), r.IntN(h))
+			b := image.Pt(r.IntN(w), r.IntN(h))
+			if r.IntN(4) == 0 {
+				d := r.IntN(120)
+				b = a.Add(image.Pt(d*(1-2*r.IntN(2)), d*(1-2*r.IntN(2))))
+				if !b.In(g.Bounds()) {
+					continue
+				}
+			}
+			got, want := g.LineOfSight(a, b), losOracle(g, a, b)
+			if got != want {
+				t.Fatalf("%s: LineOfSight(%v, %v) = %v, want %v", what, a, b, got, want)
+			}
+			if g.LineOfSight(b, a) != got {
+				t.Fatalf("%s: LineOfSight(%v, %v) differs reversed", what, a, b)
+			}
+			if got {
+				seen++
+			} else {
+				blocked++
+			}
+		}
+	}
+	check(g, "as built", 600)
+	for i := range 8 {
+		x, y := r.IntN(w-16), r.IntN(h-16)
+		rect := image.Rect(x, y, x+1+r.IntN(16), y+1+r.IntN(3))
+		if i%2 == 1 {
+			rect = image.Rect(x, y, x+1+r.IntN(3), y+1+r.IntN(16))
+		}
+		g.SetCells(rect, false)
+		check(g, fmt.Sprintf("after wall %d %v", i, rect), 150)
+		if i%3 == 2 {
+			g.SetCells(rect, true)
+			check(g, fmt.Sprintf("after clearing wall %d", i), 150)
+		}
+	}
+	c := g.WithCells(image.Rect(w/2, 0, w/2+1, h-5), false)
+	check(c, "a copy with a long wall", 300)
+	c = g.WithCells(image.Rect(0, 0, w, h), true)
+	check(c, "a copy with every cell cleared", 100)
+	check(g, "the original after the copies", 300)
+	if seen < 300 || blocked < 300 {
+		t.Fatalf("%d segments seen, %d blocked: too few of one kind", seen, blocked)
+	}
+}
+
+// TestLineOfSightGrazing aims segments just past single blocked cells in
+// open ground, at and near the edges of the 8×8 blocks, where a band's
+// stretch of cells ends: each segment runs from afar to within a cell or
+// two of a post, and on beyond it.
+func TestLineOfSightGrazing(t *testing.T) {
+	const w, h = 130, 120
+	r := rand.New(rand.NewPCG(8, 1))
+	free := make([]bool, w*h)
+	for i := range free {
+		free[i] = true
+	}
+	var posts []image.Point
+	for range 40 {
+		p := image.Pt(8*r.IntN(w/8)+[]int{0, 7, r.IntN(8)}[r.IntN(3)], 8*r.IntN(h/8)+[]int{0, 7, r.IntN(8)}[r.IntN(3)])
+		free[p.Y*w+p.X] = false
+		posts = append(posts, p)
+	}
+	g, err := grid.New(w, h, free, grid.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen, blocked := 0, 0
+	for range 6000 {
+		c := posts[r.IntN(len(posts))]
+		a := image.Pt(r.IntN(w), r.IntN(h))
+		near := c.Add(image.Pt(r.IntN(5)-2, r.IntN(5)-2))
+		d := near.Sub(a)
+		if d == (image.Point{}) {
+			continue
+		}
+		b := a.Add(d.Mul(1 + r.IntN(3)))
+		if r.IntN(2) == 0 {
+			b = near
+		}
+		if !b.In(g.Bounds()) {
+			continue
+		}
+		got, want := g.LineOfSight(a, b), losOracle(g, a, b)
+		if got != want {
+			t.Fatalf("LineOfSight(%v, %v) = %v, want %v (post %v)", a, b, got, want, c)
+		}
+		if got {
+			seen++
+		} else {
+			blocked++
+		}
+	}
+	if seen < 1000 || blocked < 1000 {
+		t.Fatalf("%d segments seen, %d blocked: too few of one kind", seen, blocked)
+	}
+}
