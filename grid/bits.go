@@ -1,6 +1,10 @@
 package grid
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"github.com/cairn-nav/cairn/internal/bitset"
+)
 
 // Bitsets of free cells for the jump point scans, which read 64 cells at a
 // time (as in Harabor & Grastien's block-based jump point search). Bit i of
@@ -134,3 +138,28 @@ func (b *bitsets) scanStop(x, y, d int) (line []uint64, from, stop int) {
 }
 
 func bitSet(words []uint64, i int) bool { return words[i>>6]&(1<<(i&63)) != 0 }
+
+// RowBits returns the passability of the 64 cells (x, y) to (x+63, y) as
+// the bits of one word: bit i is set when cell (x+i, y) is free. Cells
+// outside the grid read as blocked. With [Grid.ColumnBits] it lets a
+// search scan runs of cells a word at a time (package hpa's jump point
+// search inside clusters does). It is O(1); the caller holds the grid's
+// read lock (see [Grid.RLock]) if the grid may be edited meanwhile.
+func (g *Grid) RowBits(x, y int) uint64 {
+	if y < 0 || y >= g.h {
+		return 0
+	}
+	b := &g.bits
+	return bitset.Word(b.rows[(y+1)*b.rw:(y+2)*b.rw], x+1)
+}
+
+// ColumnBits returns the passability of the 64 cells (x, y) to (x, y+63) as
+// the bits of one word: bit i is set when cell (x, y+i) is free, cells
+// outside the grid blocked, as [Grid.RowBits] does along a row.
+func (g *Grid) ColumnBits(x, y int) uint64 {
+	if x < 0 || x >= g.w {
+		return 0
+	}
+	b := &g.bits
+	return bitset.Word(b.cols[(x+1)*b.cw:(x+2)*b.cw], y+1)
+}

@@ -327,3 +327,43 @@ func TestLineOfSightGrazing(t *testing.T) {
 		t.Fatalf("%d segments seen, %d blocked: too few of one kind", seen, blocked)
 	}
 }
+
+// TestRowColumnBits reads the words of RowBits and ColumnBits at offsets
+// from before the grid to past it against Passable, before and after edits
+// in place.
+func TestRowColumnBits(t *testing.T) {
+	const w, h = 97, 70
+	r := rand.New(rand.NewPCG(2, 2))
+	free := make([]bool, w*h)
+	for i := range free {
+		free[i] = r.Float64() >= 0.3
+	}
+	g, err := grid.New(w, h, free, grid.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(what string) {
+		for range 3000 {
+			x, y := r.IntN(w+140)-70, r.IntN(h+140)-70
+			var row, col uint64
+			for i := range 64 {
+				if g.Passable(image.Pt(x+i, y)) {
+					row |= 1 << i
+				}
+				if g.Passable(image.Pt(x, y+i)) {
+					col |= 1 << i
+				}
+			}
+			if got := g.RowBits(x, y); got != row {
+				t.Fatalf("%s: RowBits(%d, %d) = %#x, want %#x", what, x, y, got, row)
+			}
+			if got := g.ColumnBits(x, y); got != col {
+				t.Fatalf("%s: ColumnBits(%d, %d) = %#x, want %#x", what, x, y, got, col)
+			}
+		}
+	}
+	check("as built")
+	g.SetCells(image.Rect(10, 10, 60, 12), false)
+	g.SetCells(image.Rect(30, 0, 32, 70), true)
+	check("after edits")
+}

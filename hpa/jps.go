@@ -8,6 +8,7 @@ import (
 
 	"github.com/cairn-nav/cairn/core"
 	"github.com/cairn-nav/cairn/grid"
+	"github.com/cairn-nav/cairn/internal/bitset"
 )
 
 // jumpCluster presents the cells of a cluster's rectangle (or a window of
@@ -15,7 +16,7 @@ import (
 // of unit terrain: cells outside the rectangle count as blocked, so the
 // search stays inside it as the plain cluster graph's does, and finds paths
 // of the same cost. The rules are the grid's (see package grid's jump.go),
-// with runs walked cell by cell, as the rectangles are small:
+// with straight runs read a word of cells at a time:
 //   - arriving diagonally, keep the two straight components and the
 //     diagonal; arriving straight, keep everything but the three moves back;
 //   - a straight run stops at a cell beside which a free cell has a blocked
@@ -27,6 +28,12 @@ type jumpCluster struct {
 	c      *cluster
 	target []uint32 // per local node: stamp when the node is a target
 	stamp  uint32
+	// The targets as bits: by local node (row-major, along the rows) in
+	// trow, and column-major (bit (x−x0)·height + y−y0) in tcol, for the
+	// runs, which read cells and targets a word at a time; tset and cset
+	// list the bits set, to clear them at the next setTargets.
+	trow, tcol []uint64
+	tset, cset []int32
 }
 
 // The pruning sets per direction of arrival (as grid.Step numbers them),
@@ -68,8 +75,24 @@ func (j *jumpCluster) setTargets(ts ...int32) {
 		clear(j.target)
 		j.stamp = 1
 	}
+	if words := (j.c.NumNodes() + 63) / 64; len(j.trow) < words {
+		j.trow, j.tcol = make([]uint64, words), make([]uint64, words)
+		j.tset, j.cset = j.tset[:0], j.cset[:0]
+	}
+	for _, t := range j.tset {
+		j.trow[t>>6] = 0
+	}
+	for _, k := range j.cset {
+		j.tcol[k>>6] = 0
+	}
+	j.tset, j.cset = j.tset[:0], j.cset[:0]
+	cw, ch := int32(j.c.cw), int32(j.c.r.Dy())
 	for _, t := range ts {
 		j.target[t] = j.stamp
+		j.trow[t>>6] |= 1 << (t & 63)
+		k := t%cw*ch + t/cw
+		j.tcol[k>>6] |= 1 << (k & 63)
+		j.tset, j.cset = append(j.tset, t), append(j.cset, k)
 	}
 }
 
@@ -123,22 +146,100 @@ func (j *jumpCluster) AppendEdgesFrom(dst []core.Edge, n, parent int32) []core.E
 
 // jumpStraight runs from p in the straight direction s and returns the
 // jump point where it stops and its distance; false at a wall or the
-// rectangle's edge.
+// rectangle's edge. It reads the run's line and the two beside it 64
+// cells at a time (grid.Grid.RowBits, ColumnBits): the run stops at its
+// first cell that is blocked or outside the rectangle (false), a target,
+// or free beside a blocked cell behind it on a line beside the run
+// (forced), as a walk cell by cell would.
 func (j *jumpCluster) jumpStraight(p, s image.Point) (image.Point, int, bool) {
-	side := image.Pt(s.Y, s.X) // perpendicular
-	for k := 1; ; k++ {
-		q := p.Add(s.Mul(k))
-		if !j.free(q) {
-			return q, 0, false
+	r := j.c.r
+	// (u, v): u along the run, v across it.
+	vert := s.X == 0
+	u, v, du := p.X, p.Y, s.X
+	umin, umax, vmin, vmax := r.Min.X, r.Max.X, r.Min.Y, r.Max.Y
+	if vert {
+		u, v, du = p.Y, p.X, s.Y
+		umin, umax, vmin, vmax = r.Min.Y, r.Max.Y, r.Min.X, r.Max.X
+	}
+	before, after := v-1 >= vmin, v+1 < vmax
+	pt := func(q int) image.Point {
+		if vert {
+			return image.Pt(v, q)
 		}
-		if j.target[j.c.id(q)] == j.stamp {
-			return q, k, true
-		}
-		back := q.Sub(s)
-		if (j.free(q.Add(side)) && !j.free(back.Add(side))) || (j.free(q.Sub(side)) && !j.free(back.Sub(side))) {
-			return q, k, true
+		return image.Pt(q, v)
+	}
+	if du > 0 {
+		for lo := u + 1; ; lo += 64 {
+			n := umax - lo // cells of the window inside the rectangle
+			if n <= 0 {
+				return pt(lo), 0, false
+			}
+			in := ^uint64(0)
+			if n < 64 {
+				in = 1<<n - 1
+			}
+			// Bit i is cell lo+i; forced where a line beside has it free
+			// and the cell before it (bit i of the window one lower) not.
+			stop := ^(j.line(vert, lo, v) & in) | j.targets(vert, lo, v, umin, vmin)&in
+			if before {
+				stop |= (j.line(vert, lo, v-1) &^ j.line(vert, lo-1, v-1)) & in
+			}
+			if after {
+				stop |= (j.line(vert, lo, v+1) &^ j.line(vert, lo-1, v+1)) & in
+			}
+			if stop != 0 {
+				q := lo + bits.TrailingZeros64(stop)
+				if !j.free(pt(q)) {
+					return pt(q), 0, false
+				}
+				return pt(q), q - u, true
+			}
 		}
 	}
+	for hi := u - 1; ; hi -= 64 {
+		n := hi - umin + 1
+		if n <= 0 {
+			return pt(hi), 0, false
+		}
+		lo := hi - 63
+		in := ^uint64(0)
+		if n < 64 {
+			in = ^uint64(0) << (64 - n)
+		}
+		// Bit i is cell lo+i; behind a cell is the one after it.
+		stop := ^(j.line(vert, lo, v) & in) | j.targets(vert, lo, v, umin, vmin)&in
+		if before {
+			stop |= (j.line(vert, lo, v-1) &^ j.line(vert, lo+1, v-1)) & in
+		}
+		if after {
+			stop |= (j.line(vert, lo, v+1) &^ j.line(vert, lo+1, v+1)) & in
+		}
+		if stop != 0 {
+			q := lo + 63 - bits.LeadingZeros64(stop)
+			if !j.free(pt(q)) {
+				return pt(q), 0, false
+			}
+			return pt(q), u - q, true
+		}
+	}
+}
+
+// line returns the free cells u to u+63 of line v as bits: of row v when
+// the run is horizontal, column v when vertical.
+func (j *jumpCluster) line(vert bool, u, v int) uint64 {
+	if vert {
+		return j.c.h.g.ColumnBits(v, u)
+	}
+	return j.c.h.g.RowBits(u, v)
+}
+
+// targets returns the targets among cells u to u+63 of line v as bits;
+// bits of cells outside the rectangle are meaningless.
+func (j *jumpCluster) targets(vert bool, u, v, umin, vmin int) uint64 {
+	if vert {
+		return bitset.Word(j.tcol, (v-vmin)*j.c.r.Dy()+u-umin)
+	}
+	return bitset.Word(j.trow, (v-vmin)*j.c.cw+u-umin)
 }
 
 // jumpDiagonal runs from p in diagonal direction d and returns the first
