@@ -161,7 +161,7 @@ func (sr *Searcher) BeginSliced(from, to image.Point, q Query) error {
 		return err
 	}
 	sr.incAt = h.version
-	res, err := sr.check(from, to)
+	res, err := sr.check(from, to, q)
 	if err != nil {
 		return err
 	}
@@ -241,7 +241,8 @@ func (sr *Searcher) Step(n int) (Result, error) {
 			sl.abs = core.NewSliced(&sr.view)
 		}
 		nn := int32(len(h.nodes))
-		sl.abs.Begin(nn, nn+1, &sr.adist, core.Query{})
+		w, _ := sl.q.weight() // checked by BeginSliced
+		sl.abs.Begin(nn, nn+1, &sr.adist, core.Query{Weight: w})
 		sl.phase = slicedAbstract
 	case slicedAbstract:
 		before := sl.abs.Result().Expanded

@@ -19,6 +19,41 @@ type Query struct {
 	// path: with MaxLevel 1 a query finds a path of the cost it would find
 	// on a graph of one level.
 	MaxLevel int
+	// Weight multiplies the estimate of the abstract search, as in
+	// weighted A*: the abstract path found is at most Weight times the
+	// shortest one through the same joins of start and goal. 0 means
+	// [DefaultWeight]; 1 searches for the shortest abstract path; it is
+	// an error outside [1, MaxWeight] (0 aside). The searches that join
+	// the ends and refine the path are exact whatever the weight.
+	Weight float64
+}
+
+// DefaultWeight is the weight of a query's abstract search when
+// Query.Weight is 0. The estimate there, landmarks and the octile
+// distance to the goal, stays about a tenth below the abstract path's
+// cost on long queries of street maps (its goal lies inside a cluster of
+// the top level, which no landmark lies beyond), so an exact search
+// expands most nodes whose cost is within that tenth. A weight of 1.05
+// cuts the abstract search of the 20 longest queries of Berlin_0_1024
+// scaled ×4 by about three quarters, and lengthens their cell paths from
+// 0.9 % to 2.0 % above the optimum (smoothed: from 4.1 % to 2.4 % below
+// the 8-connected one); on the Moving AI maps of 1024² and less it adds
+// 0.1 to 0.3 points to the mean excess.
+const DefaultWeight = 1.05
+
+// MaxWeight is the largest Query.Weight.
+const MaxWeight = 100
+
+// weight returns the weight of q's abstract search, or an error.
+func (q Query) weight() (float64, error) {
+	switch w := q.Weight; {
+	case w == 0:
+		return DefaultWeight, nil
+	case w >= 1 && w <= MaxWeight:
+		return w, nil
+	default:
+		return 0, fmt.Errorf("hpa: query weight %v, want 0 (the default, %v) or 1 to %d", w, DefaultWeight, MaxWeight)
+	}
 }
 
 // Result describes an HPA* query.
@@ -295,7 +330,7 @@ func (sr *Searcher) fresh() error {
 // appended for an unreachable goal.
 func (sr *Searcher) begin(dst []image.Point, from, to image.Point, q Query) ([]image.Point, Result, error) {
 	h := sr.h
-	if res, err := sr.check(from, to); err != nil || res.Status == core.Unreachable {
+	if res, err := sr.check(from, to, q); err != nil || res.Status == core.Unreachable {
 		return dst, res, err
 	}
 	exp := 0
@@ -317,7 +352,8 @@ func (sr *Searcher) begin(dst []image.Point, from, to image.Point, q Query) ([]i
 	top := sr.topLevel(from, to, q)
 	exp += sr.insertEnds(from, to, top)
 	nn := int32(len(h.nodes))
-	r := sr.abs.Search(nn, nn+1, &sr.adist, core.Query{})
+	w, _ := q.weight() // checked by check
+	r := sr.abs.Search(nn, nn+1, &sr.adist, core.Query{Weight: w})
 	exp += r.Expanded
 	if r.Status != core.Found {
 		// Cannot happen on a connected pair: every path leaving a cluster
@@ -329,11 +365,15 @@ func (sr *Searcher) begin(dst []image.Point, from, to image.Point, q Query) ([]i
 	return dst, Result{Status: core.Found, Cost: r.Cost, Expanded: exp}, nil
 }
 
-// check checks a query's ends: an error for an end off the grid or on a
-// blocked cell, status core.Unreachable for ends in different regions.
-func (sr *Searcher) check(from, to image.Point) (Result, error) {
+// check checks a query: an error for an end off the grid or on a blocked
+// cell, or for a weight out of range, status core.Unreachable for ends in
+// different regions.
+func (sr *Searcher) check(from, to image.Point, q Query) (Result, error) {
 	h := sr.h
 	sr.lastLevel = 0
+	if _, err := q.weight(); err != nil {
+		return Result{}, err
+	}
 	if err := h.checkEnd(from, "start"); err != nil {
 		return Result{}, err
 	}

@@ -18,7 +18,7 @@ import (
 // rules, and its cost on the class's grid. It also prints the class's
 // exact optimum (a grid search of the class's grid), to show how near
 // HPA* came.
-func routeClass(stdout io.Writer, g *grid.Grid, f *grid.Filter, size int, from, to image.Point, showPath bool) error {
+func routeClass(stdout io.Writer, g *grid.Grid, f *grid.Filter, size int, from, to image.Point, q hpa.Query, showPath bool) error {
 	c, err := hpa.BuildClasses(g, []hpa.Class{{Size: size, Filter: f}}, hpa.Options{})
 	if err != nil {
 		return err
@@ -34,7 +34,7 @@ func routeClass(stdout io.Writer, g *grid.Grid, f *grid.Filter, size int, from, 
 	}
 	s := hpa.NewSearcher(c.Graph(0))
 	t0 := time.Now()
-	path, res, err := s.AppendPath(nil, from, to, hpa.Query{})
+	path, res, err := s.AppendPath(nil, from, to, q)
 	elapsed := time.Since(t0)
 	if err != nil {
 		return err

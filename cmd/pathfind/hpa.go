@@ -19,6 +19,7 @@ type hpaRouter struct {
 	hg     *hpa.Graph
 	q      *hpa.Searcher
 	smooth bool
+	query  hpa.Query
 	cells  []image.Point // the cell path, before smoothing
 }
 
@@ -29,7 +30,9 @@ func newHPARouter(g *grid.Grid, rf *routerFlags) (router, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newHPARouterFor(g, hg, rf.smooth), nil
+	r := newHPARouterFor(g, hg, rf.smooth)
+	r.query.Weight = rf.hpaWeight
+	return r, nil
 }
 
 // newHPARouterFor returns a router that answers with hg, a graph of g.
@@ -55,12 +58,12 @@ func loadGraph(g *grid.Grid, path string) (*hpa.Graph, error) {
 
 func (r *hpaRouter) route(dst []image.Point, from, to image.Point) ([]image.Point, stats, error) {
 	if !r.smooth {
-		dst, res, err := r.q.AppendPath(dst, from, to, hpa.Query{})
+		dst, res, err := r.q.AppendPath(dst, from, to, r.query)
 		return dst, hpaStats(res), err
 	}
 	var res hpa.Result
 	var err error
-	r.cells, res, err = r.q.AppendPath(r.cells[:0], from, to, hpa.Query{})
+	r.cells, res, err = r.q.AppendPath(r.cells[:0], from, to, r.query)
 	if err != nil {
 		return dst, stats{}, err
 	}

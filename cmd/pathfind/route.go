@@ -13,6 +13,7 @@ import (
 	"github.com/cairn-nav/cairn/cmd/internal/picture"
 	"github.com/cairn-nav/cairn/core"
 	"github.com/cairn-nav/cairn/grid"
+	"github.com/cairn-nav/cairn/hpa"
 	"github.com/cairn-nav/cairn/internal/atomicfile"
 	"github.com/cairn-nav/cairn/navmesh"
 )
@@ -87,7 +88,7 @@ func setupRoute(fs *flag.FlagSet) func(io.Writer) error {
 			if err := checkEnd(g, fromCell, "start"); err != nil {
 				return fmt.Errorf("%s: %w", *mapPath, err)
 			}
-			if err := routeClass(stdout, g, filter.f, *size, fromCell, toCell, *showPath); err != nil {
+			if err := routeClass(stdout, g, filter.f, *size, fromCell, toCell, hpa.Query{Weight: rf.hpaWeight}, *showPath); err != nil {
 				return fmt.Errorf("%s: %w", *mapPath, err)
 			}
 			return nil
