@@ -93,45 +93,99 @@ func AppendCornerTurns(dst []image.Point, path []image.Point, los LineOfSight) [
 		return dst
 	}
 	last := len(path) - 1
+	var cs corners
+	cs.path = path
 	for i := 0; i < last; {
-		// seen is a corner visible from path[i] (the first corner is kept
-		// even unseen: the path runs straight to it), at stride ahead
-		// corners; probe looks 2·stride corners ahead until a probe fails
-		// or reaches the end.
-		seen := nextCorner(path, i)
+		// Corners are counted from path[i]: corner m is the m-th after
+		// it. seen (corner ms) is visible from path[i] (the first corner
+		// is kept even unseen: the path runs straight to it), at stride
+		// corners ahead; probe looks 2·stride corners ahead until a probe
+		// fails or reaches the end.
+		cs.from(i)
+		seen, ms := cs.at(1)
 		stride := 1
-		unseen, gap := -1, 0 // the nearest corner past seen known unseen, gap corners past it
+		mu, unseen := 0, -1 // the nearest corner past seen known unseen
 		for seen < last {
-			probe, n := advance(path, seen, stride)
+			probe, mp := cs.at(ms + stride)
 			if los(path[i], path[probe]) {
-				seen, stride = probe, stride*2
+				ms, seen, stride = mp, probe, stride*2
 				continue
 			}
-			unseen, gap = probe, n
+			mu, unseen = mp, probe
 			break
 		}
 		// Halve the gap between seen and unseen until they are neighbours.
-		for unseen >= 0 && gap > 1 {
-			mid, n := advance(path, seen, gap/2)
+		for unseen >= 0 && mu-ms > 1 {
+			mid, mm := cs.at(ms + (mu-ms)/2)
 			if los(path[i], path[mid]) {
-				seen, gap = mid, gap-n
+				ms, seen = mm, mid
 			} else {
-				unseen, gap = mid, n
+				mu, unseen = mm, mid
 			}
 		}
 		dst = append(dst, path[seen])
+		cs.shift(ms)
 		i = seen
 	}
 	return dst
 }
 
-// advance returns the index of the n-th corner after path[j] (stopping at
-// the last index) and how many corners it moved.
-func advance(path []image.Point, j, n int) (int, int) {
-	k := 0
-	for k < n && j < len(path)-1 {
-		j = nextCorner(path, j)
-		k++
+// corners finds the corners of a path after a point, the first ones kept
+// in an array so that AppendCornerTurns's strides and halvings do not walk
+// the same cells again, the later ones walked afresh.
+type corners struct {
+	path []image.Point
+	base int // the index the corners are counted from
+	// idx[m−1] is the index of corner m, for m ≤ n; end is true when
+	// corner n is the path's last point.
+	idx [256]int32
+	n   int
+	end bool
+}
+
+// from counts the corners from path[i] on, keeping those it knew when i
+// is its base already (after shift).
+func (c *corners) from(i int) {
+	if c.base != i || c.n == 0 && !c.end {
+		c.base, c.n, c.end = i, 0, false
+	}
+}
+
+// shift makes corner m the new base, keeping the corners after it.
+func (c *corners) shift(m int) {
+	if m <= c.n {
+		c.base = int(c.idx[m-1])
+		c.n = copy(c.idx[:], c.idx[m:c.n])
+		if c.n == 0 {
+			c.end = false
+		}
+		return
+	}
+	c.base, c.n, c.end = -1, 0, false
+}
+
+// at returns the index of corner m ≥ 1 and m, or, when there are fewer
+// than m corners, the path's last index and their number.
+func (c *corners) at(m int) (int, int) {
+	for c.n < m && c.n < len(c.idx) && !c.end {
+		j := c.base
+		if c.n > 0 {
+			j = int(c.idx[c.n-1])
+		}
+		k := nextCorner(c.path, j)
+		c.idx[c.n] = int32(k)
+		c.n++
+		c.end = k == len(c.path)-1
+	}
+	if m <= c.n {
+		return int(c.idx[m-1]), m
+	}
+	if c.end {
+		return int(c.idx[c.n-1]), c.n
+	}
+	j, k := int(c.idx[c.n-1]), c.n // past the array: walk on
+	for ; k < m && j < len(c.path)-1; k++ {
+		j = nextCorner(c.path, j)
 	}
 	return j, k
 }
