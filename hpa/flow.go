@@ -37,8 +37,7 @@ import (
 // distance, and each step of Next lowers it by the step's cost, so
 // following Next always arrives and never comes back to a cell. For a cell
 // whose cluster is neither the goal's nor beside it, the value is the cost
-// of the path a level-1 HPA* query from it finds with the shortest abstract
-// path (Query{MaxLevel: 1, Weight: 1}); in
+// of the path a level-1 HPA* query from it finds ([Query].MaxLevel 1); in
 // the goal's cluster it is exact for cells whose shortest path stays in
 // that cluster. No bound of the excess holds in general; on random maps it
 // is a few per cent, more near the goal (see the tests). Moves and costs

@@ -184,7 +184,7 @@ func TestFlowFieldMatchesHPA(t *testing.T) {
 				if max(dx, -dx, dy, -dy) <= 1 || !g.Connected(p, goal) {
 					continue
 				}
-				_, r, err := q.AppendPath(nil, p, goal, hpa.Query{MaxLevel: 1, Weight: 1})
+				_, r, err := q.AppendPath(nil, p, goal, hpa.Query{MaxLevel: 1})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -710,8 +710,8 @@ func TestMaxLevel(t *testing.T) {
 		}
 		sc, sf := hpa.NewSearcher(full), hpa.NewSearcher(fewer)
 		for _, p := range pairs {
-			pc, rc, ec := sc.AppendPath(nil, p[0], p[1], hpa.Query{MaxLevel: l, Weight: 1})
-			_, rf, ef := sf.AppendPath(nil, p[0], p[1], hpa.Query{Weight: 1})
+			pc, rc, ec := sc.AppendPath(nil, p[0], p[1], hpa.Query{MaxLevel: l})
+			_, rf, ef := sf.AppendPath(nil, p[0], p[1], hpa.Query{})
 			if (ec == nil) != (ef == nil) || !hpa.SameAnswer(rc, rf) {
 				t.Fatalf("MaxLevel %d: %v→%v: %+v %v, on a graph of %d levels: %+v %v", l, p[0], p[1], rc, ec, l, rf, ef)
 			}

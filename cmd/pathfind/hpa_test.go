@@ -368,7 +368,7 @@ func TestHPAErrors(t *testing.T) {
 		{"scen smooth without hpa", []string{"scen", "-map", demoMap, "-scen", "x.scen", "-smooth"}, 2, "-algo astar takes neither"},
 		{"hpa budget", route(demoMap, "-algo", "hpa", "-max-expansions", "9"), 2, "-algo hpa takes neither -max-expansions nor -plain"},
 		{"weight without hpa", route(demoMap, "-hpa-weight", "2"), 2, "-algo astar takes no -hpa-weight"},
-		{"weight below 1", route(demoMap, "-algo", "hpa", "-hpa-weight", "0.5"), 2, "-hpa-weight 0.5, want 0 (the default) or 1 to 100"},
+		{"weight below 1", route(demoMap, "-algo", "hpa", "-hpa-weight", "0.5"), 2, "-hpa-weight 0.5, want 0 (meaning 1) or 1 to 100"},
 		{"missing graph", route(demoMap, "-algo", "hpa", "-graph", filepath.Join(dir, "none.hpa")), 1, "none.hpa"},
 		{"graph of another map", []string{"route", "-map", wall, "-from", "0,0", "-to", "9,9", "-algo", "hpa", "-graph", gpath}, 1, gpath + ": hpa: graph was built for another map"},
 		{"corrupt graph", route(demoMap, "-algo", "hpa", "-graph", corrupt), 1, corrupt + ": hpa: checksum"},

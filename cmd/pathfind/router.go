@@ -98,7 +98,7 @@ func addRouterFlags(fs *flag.FlagSet) *routerFlags {
 	fs.StringVar(&rf.graph, "graph", "", "for -algo hpa, load the graph from `file` (written by hpabuild) instead of building it")
 	fs.BoolVar(&rf.smooth, "smooth", false, "for -algo hpa, smooth the path by line of sight; paths then hold the turning points")
 	fs.Float64Var(&rf.hpaWeight, "hpa-weight", 0, fmt.Sprintf("for -algo hpa, the weight `W` of the abstract search (hpa.Query.Weight): 1 finds the shortest abstract path,\n"+
-		"more trades length for speed, up to %d (0: the default, %v)", hpa.MaxWeight, hpa.DefaultWeight))
+		"more trades length for speed (1.05 about halves a long query's abstract search), up to %d (0: 1)", hpa.MaxWeight))
 	fs.StringVar(&rf.mesh, "mesh", "", "for -algo navmesh or corridor, load the mesh from `file` (written by navbuild for this map and -radius)\n"+
 		"instead of building it; a mesh built for another map or radius is refused (route without -map: any mesh file,\n"+
 		"between points, the answer checked against its polygons)")
@@ -132,7 +132,7 @@ func (rf *routerFlags) check() error {
 		return cli.Usagef("-algo %s takes no -hpa-weight (only hpa does)", a.name)
 	}
 	if w := rf.hpaWeight; w != 0 && !(w >= 1 && w <= hpa.MaxWeight) {
-		return cli.Usagef("-hpa-weight %v, want 0 (the default) or 1 to %d", w, hpa.MaxWeight)
+		return cli.Usagef("-hpa-weight %v, want 0 (meaning 1) or 1 to %d", w, hpa.MaxWeight)
 	}
 	if !a.radius && (rf.radius != 0 || rf.mesh != "") {
 		return cli.Usagef("-algo %s takes neither -radius nor -mesh (only navmesh and corridor do)", a.name)
