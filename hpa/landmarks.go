@@ -1,9 +1,9 @@
 package hpa
 
 import (
-	"cmp"
 	"image"
 	"math"
+	"slices"
 
 	"github.com/cairn-nav/cairn/core"
 	"github.com/cairn-nav/cairn/internal/radix"
@@ -27,24 +27,33 @@ import (
 // into the goal as P ≤ d(L, T) + c(T) and Q ≥ d(L, T) − c(T), and on the
 // start's edges as the octile distance is.
 //
-// The landmarks are the nodes of the top level nearest the map's four
-// corners (octile distance between cells, ties to the least cell, row then
-// column); one in a small part of its own, cut off from the rest, bounds
-// nothing but does no harm. The choice and the distances depend on
-// the graph alone, not on its node IDs (Dijkstra's values do not depend on
-// the order of the heap; see clusterAPSP), so a graph updated in place and
-// one built afresh get the same bounds and answer queries alike.
+// The landmarks are the free cells nearest the map's four corners
+// (grid.Grid.NearestFree), joined to the top level as a query's ends are
+// (lift.go): a search of the cell's level-1 cluster, then the tables of
+// its clusters above. Its distances are those of a Dijkstra search of the
+// top level seeded with those joins. A landmark is then as far out as the
+// map allows, where the nodes of the top level nearest the corners (the
+// landmarks before) lie a cluster of the top level inward: a long query's
+// goal deep in a corner's cluster had no landmark beyond it, and its
+// exact estimate stayed a tenth below the cost. The bounds above hold for
+// such a landmark too: its distances are those of the top level's graph
+// with one node added, joined to the nodes it reaches. A landmark in a
+// small part of its own, cut off from the rest, bounds nothing but does no
+// harm. The cells, joins and distances depend on the grid and the graph
+// alone, not on node IDs (Dijkstra's values do not depend on the order of
+// the heap; see clusterAPSP), so a graph updated in place and one built
+// afresh get the same bounds and answer queries alike.
 //
-// An update does not measure them again: it repairs each landmark's
-// shortest-path tree. The nodes of the top-level clusters it rebuilt, and
-// every node below one of them in a tree, lose their distances; the others
-// keep theirs, as their paths avoid the rebuilt clusters and so still
-// exist at the same cost. A Dijkstra search seeded with the lost nodes'
-// best distances through kept neighbours then settles them again, and
-// lowers any kept node that a rebuilt cluster now brings nearer. Its
+// An update does not measure them again unless a landmark's cell or joins
+// changed: it repairs each landmark's shortest-path tree. The nodes of the
+// top-level clusters it rebuilt, and every node below one of them in a
+// tree, lose their distances; the others keep theirs, as their paths avoid
+// the rebuilt clusters and so still exist at the same cost. A Dijkstra
+// search seeded with the lost nodes' best distances through kept
+// neighbours (or through the landmark's joins) then settles them again,
+// and lowers any kept node that a rebuilt cluster now brings nearer. Its
 // values are a fresh search's bit for bit (each is still the least, over
-// the paths to it, of the path's cost summed from the landmark). A landmark
-// whose node changes is measured again from scratch.
+// the paths to it, of the path's cost summed from the landmark).
 
 // numLandmarks is how many landmarks a graph keeps: one per corner.
 const numLandmarks = 4
@@ -54,13 +63,17 @@ const numLandmarks = 4
 type landmarks struct {
 	level int // the level they are measured on: the graph's top
 	k     int // columns: numLandmarks, or 0 for a level of fewer than two nodes
-	node  [numLandmarks]int32
+	// Per landmark, its cell and its joins to the level's nodes (node ID,
+	// cost); no joins for a grid without free cells.
+	cell  [numLandmarks]image.Point
+	seeds [numLandmarks][]core.Edge
 	slot  []int32 // per node ID: its row plus one, 0 for a node absent from the level
 	ids   []int32 // per row: its node ID, −1 for a free row
 	free  []int32 // free rows
 	// Per row, k entries: the distance from each landmark (+Inf where
 	// none); and per landmark, per row, the row before it on the
-	// landmark's tree (−1 at the landmark and where none).
+	// landmark's tree (−1 for a row joined to the landmark, and where
+	// none).
 	dist []float64
 	par  [numLandmarks][]int32
 }
@@ -84,6 +97,11 @@ type landmarkScratch struct {
 	mark, done             []uint32
 	cur                    uint32
 	heap                   radix.Heap
+	// The joins of a landmark's cell (join).
+	cs    *clusterSearch
+	ap    clusterAPSP
+	end   endLift
+	seeds []core.Edge
 }
 
 // stamp starts a new generation of sc.mark and sc.done for n rows.
@@ -134,10 +152,33 @@ func (h *Graph) measureLandmarks(sc *landmarkScratch) {
 	for i := range lm.k {
 		lm.par[i] = make([]int32, len(lm.ids))
 	}
-	lm.node = lm.choose(h, sc, nil)
 	for i := range lm.k {
+		lm.cell[i], lm.seeds[i] = sc.landmark(h, i)
+		lm.seeds[i] = slices.Clone(lm.seeds[i])
 		lm.measure(h, sc, i)
 	}
+}
+
+// landmark returns landmark i's cell, the free cell nearest the i-th
+// corner of the map, and its joins to the top level, in sc.seeds (nil for
+// a grid without free cells).
+func (sc *landmarkScratch) landmark(h *Graph, i int) (image.Point, []core.Edge) {
+	corner := [numLandmarks]image.Point{{0, 0}, {h.w - 1, 0}, {0, h.h - 1}, {h.w - 1, h.h - 1}}[i]
+	p, ok := h.g.NearestFree(corner)
+	if !ok {
+		return p, nil
+	}
+	if sc.cs == nil {
+		sc.cs = newSpanSearch(h, 1)
+	}
+	e := &sc.end
+	e.edges[1], _ = joinCluster(h, e.edges[1][:0], p, sc.cs)
+	top := h.Levels()
+	for l := 2; l <= top; l++ {
+		e.lift(h, &sc.ap, l, h.clusterAt(l, p))
+	}
+	sc.seeds = append(sc.seeds[:0], e.edges[top]...)
+	return p, sc.seeds
 }
 
 // repairLandmarks brings h's landmarks up to date after an in-place update
@@ -152,9 +193,6 @@ func (h *Graph) repairLandmarks(sc *landmarkScratch, changed []int32) {
 	lm := h.lm
 	if lm == nil || lm.level != top || lm.k == 0 {
 		h.measureLandmarks(sc)
-		return
-	}
-	if len(changed) == 0 {
 		return
 	}
 	k := lm.k
@@ -187,12 +225,12 @@ func (h *Graph) repairLandmarks(sc *landmarkScratch, changed []int32) {
 		}
 	}
 	sc.lost = lost
-	node := lm.choose(h, sc, lost)
 	for i := range k {
-		if node[i] != lm.node[i] {
-			lm.node[i] = node[i]
+		cell, seeds := sc.landmark(h, i)
+		if cell != lm.cell[i] || !slices.Equal(seeds, lm.seeds[i]) {
+			lm.cell[i], lm.seeds[i] = cell, append(lm.seeds[i][:0], seeds...)
 			lm.measure(h, sc, i)
-		} else {
+		} else if len(lost) > 0 {
 			lm.repair(h, sc, i, lost)
 		}
 	}
@@ -229,81 +267,32 @@ func (lm *landmarks) newRow(n int32) int32 {
 	return r
 }
 
-// choose returns the landmarks: per corner of the map, the row nearest it
-// (−1 for none). With lost not nil, the rows of the nodes an update
-// changed, it starts from the current landmarks and looks only at those
-// rows, as the others are as they were; a landmark that is itself one of
-// them is looked for again among all rows.
-func (lm *landmarks) choose(h *Graph, sc *landmarkScratch, lost []int32) [numLandmarks]int32 {
-	corners := [numLandmarks]image.Point{{0, 0}, {h.w - 1, 0}, {0, h.h - 1}, {h.w - 1, h.h - 1}}
-	var out [numLandmarks]int32
-	if lost != nil {
-		cur := sc.stamp(len(lm.ids))
-		for _, r := range lost {
-			sc.mark[r] = cur
-		}
-		for i, a := range corners {
-			out[i] = lm.node[i]
-			if out[i] < 0 || sc.mark[out[i]] == cur {
-				out[i] = lm.nearest(h, a)
-				continue
-			}
-			for _, r := range lost {
-				if lm.nearer(h, a, r, out[i]) {
-					out[i] = r
-				}
-			}
-		}
-		return out
-	}
-	for i, a := range corners {
-		out[i] = lm.nearest(h, a)
-	}
-	return out
-}
-
-// nearest returns the row of a node nearest cell a, −1 for none.
-func (lm *landmarks) nearest(h *Graph, a image.Point) int32 {
-	best := int32(-1)
-	for r := range int32(len(lm.ids)) {
-		if lm.nearer(h, a, r, best) {
-			best = r
-		}
-	}
-	return best
-}
-
-// nearer reports whether row r holds a node and is nearer cell a than row
-// than (−1 for none), ties to the least cell.
-func (lm *landmarks) nearer(h *Graph, a image.Point, r, than int32) bool {
-	if lm.ids[r] < 0 {
-		return false
-	}
-	if than < 0 {
-		return true
-	}
-	p, q := h.nodes[lm.ids[r]].cell(), h.nodes[lm.ids[than]].cell()
-	dp, dq := h.distance(a, p), h.distance(a, q)
-	return dp < dq || (dp == dq && cmpCells(p, q) < 0)
-}
-
-// cmpCells orders cells row by row, then column by column.
-func cmpCells(a, b image.Point) int { return cmp.Or(cmp.Compare(a.Y, b.Y), cmp.Compare(a.X, b.X)) }
-
-// measure sets column i from a Dijkstra search from its landmark.
+// measure sets column i from a Dijkstra search from its landmark's joins.
 func (lm *landmarks) measure(h *Graph, sc *landmarkScratch, i int) {
 	k := lm.k
 	for r := range len(lm.ids) {
 		lm.dist[r*k+i], lm.par[i][r] = math.Inf(1), -1
 	}
-	s := lm.node[i]
-	if s < 0 {
-		return
-	}
-	lm.dist[int(s)*k+i] = 0
 	sc.heap.Reset()
-	sc.heap.Push(0, s)
+	lm.seed(sc, i, nil, 0)
 	lm.settle(h, sc, i)
+}
+
+// seed lowers the rows that landmark i joins to their joins' costs, only
+// those marked cur in sc.mark unless marked is nil, and pushes them on
+// sc.heap.
+func (lm *landmarks) seed(sc *landmarkScratch, i int, marked []uint32, cur uint32) {
+	k := lm.k
+	for _, e := range lm.seeds[i] {
+		r := lm.slot[e.To] - 1
+		if r < 0 || marked != nil && marked[r] != cur {
+			continue
+		}
+		if at := int(r)*k + i; e.Cost < lm.dist[at] {
+			lm.dist[at], lm.par[i][r] = e.Cost, -1
+			sc.heap.Push(math.Float64bits(e.Cost), r)
+		}
+	}
 }
 
 // repair sets again column i's distances of the rows lost and of those
@@ -338,10 +327,6 @@ func (lm *landmarks) repair(h *Graph, sc *landmarkScratch, i int, lost []int32) 
 		}
 	}
 	sc.rows = rows
-	if s := lm.node[i]; s >= 0 && sc.mark[s] == cur {
-		lm.measure(h, sc, i) // the landmark's own cluster was rebuilt
-		return
-	}
 	for _, r := range rows {
 		lm.dist[int(r)*k+i], lm.par[i][r] = math.Inf(1), -1
 	}
@@ -367,6 +352,7 @@ func (lm *landmarks) repair(h *Graph, sc *landmarkScratch, i int, lost []int32) 
 			sc.heap.Push(math.Float64bits(best), r)
 		}
 	}
+	lm.seed(sc, i, sc.mark, cur)
 	lm.settle(h, sc, i)
 }
 

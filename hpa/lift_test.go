@@ -266,8 +266,13 @@ func TestLandmarkRepair(t *testing.T) {
 				t.Fatalf("%s: %d landmarks, fresh %d", what, a.k, b.k)
 			}
 			for i := range a.k {
-				if (a.node[i] < 0) != (b.node[i] < 0) || (a.node[i] >= 0 && h.nodes[a.ids[a.node[i]]].cell() != fresh.nodes[b.ids[b.node[i]]].cell()) {
-					t.Fatalf("%s: landmark %d differs from the fresh build's", what, i)
+				if a.cell[i] != b.cell[i] || len(a.seeds[i]) != len(b.seeds[i]) {
+					t.Fatalf("%s: landmark %d at %v with %d joins, the fresh build's at %v with %d", what, i, a.cell[i], len(a.seeds[i]), b.cell[i], len(b.seeds[i]))
+				}
+				for j, e := range a.seeds[i] {
+					if f := b.seeds[i][j]; h.nodes[e.To].cell() != fresh.nodes[f.To].cell() || e.Cost != f.Cost {
+						t.Fatalf("%s: landmark %d's join %d differs from the fresh build's", what, i, j)
+					}
 				}
 			}
 			for n := range fresh.nodes {

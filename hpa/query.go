@@ -469,7 +469,13 @@ func (sr *Searcher) abstractFound(dst []image.Point, from image.Point, path []in
 // node p reaches, from p (or, by symmetry, to p); it returns the edges and
 // the cells expanded.
 func (sr *Searcher) insert(edges []core.Edge, p image.Point, cs *clusterSearch) ([]core.Edge, int) {
-	h := sr.h
+	return joinCluster(sr.h, edges, p, cs)
+}
+
+// joinCluster appends to edges the joins of cell p to the nodes of its
+// level-1 cluster, searched with cs, and returns them and the cells
+// expanded.
+func joinCluster(h *Graph, edges []core.Edge, p image.Point, cs *clusterSearch) ([]core.Edge, int) {
 	c := h.clusterOf(p)
 	exp := cs.searchFrom(c, p)
 	for i, id := range h.cnodes[c] {
