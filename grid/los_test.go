@@ -154,7 +154,7 @@ func TestLineOfSightCorner(t *testing.T) {
 // geometric oracle: sparse random maps wider and taller than 128 cells,
 // with rows and columns cleared so that long sight lines exist.
 func TestLineOfSightLong(t *testing.T) {
-	seen, blocked := 0, 0
+	var c losCounter
 	for seed := uint64(1); seed <= 3; seed++ {
 		const w, h = 300, 170
 		r := rand.New(rand.NewPCG(seed, 9))
@@ -181,19 +181,37 @@ func TestLineOfSightLong(t *testing.T) {
 			if !b.In(g.Bounds()) {
 				continue
 			}
-			got, want := g.LineOfSight(a, b), losOracle(g, a, b)
-			if got != want {
-				t.Fatalf("seed %d: LineOfSight(%v, %v) = %v, want %v", seed, a, b, got, want)
-			}
-			if got {
-				seen++
-			} else {
-				blocked++
-			}
+			c.check(t, g, a, b, fmt.Sprintf("seed %d", seed))
 		}
 	}
-	if seen < 200 || blocked < 200 {
-		t.Fatalf("%d segments seen, %d blocked: too few of one kind", seen, blocked)
+	c.atLeast(t, 200)
+}
+
+// losCounter compares LineOfSight with the oracle, both ways round, and
+// counts the segments seen and blocked.
+type losCounter struct{ seen, blocked int }
+
+func (c *losCounter) check(t *testing.T, g *grid.Grid, a, b image.Point, what string) {
+	t.Helper()
+	got, want := g.LineOfSight(a, b), losOracle(g, a, b)
+	if got != want {
+		t.Fatalf("%s: LineOfSight(%v, %v) = %v, want %v", what, a, b, got, want)
+	}
+	if g.LineOfSight(b, a) != got {
+		t.Fatalf("%s: LineOfSight(%v, %v) differs reversed", what, a, b)
+	}
+	if got {
+		c.seen++
+	} else {
+		c.blocked++
+	}
+}
+
+// atLeast fails unless n segments or more were seen and n blocked.
+func (c *losCounter) atLeast(t *testing.T, n int) {
+	t.Helper()
+	if c.seen < n || c.blocked < n {
+		t.Fatalf("%d segments seen, %d blocked: too few of one kind", c.seen, c.blocked)
 	}
 }
 
@@ -225,7 +243,7 @@ func TestLineOfSightBlocks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	seen, blocked := 0, 0
+	var c losCounter
 	check := func(g *grid.Grid, what string, n int) {
 		t.Helper()
 		for range n {
@@ -238,18 +256,7 @@ func TestLineOfSightBlocks(t *testing.T) {
 					continue
 				}
 			}
-			got, want := g.LineOfSight(a, b), losOracle(g, a, b)
-			if got != want {
-				t.Fatalf("%s: LineOfSight(%v, %v) = %v, want %v", what, a, b, got, want)
-			}
-			if g.LineOfSight(b, a) != got {
-				t.Fatalf("%s: LineOfSight(%v, %v) differs reversed", what, a, b)
-			}
-			if got {
-				seen++
-			} else {
-				blocked++
-			}
+			c.check(t, g, a, b, what)
 		}
 	}
 	check(g, "as built", 600)
@@ -266,14 +273,12 @@ func TestLineOfSightBlocks(t *testing.T) {
 			check(g, fmt.Sprintf("after clearing wall %d", i), 150)
 		}
 	}
-	c := g.WithCells(image.Rect(w/2, 0, w/2+1, h-5), false)
-	check(c, "a copy with a long wall", 300)
-	c = g.WithCells(image.Rect(0, 0, w, h), true)
-	check(c, "a copy with every cell cleared", 100)
+	cp := g.WithCells(image.Rect(w/2, 0, w/2+1, h-5), false)
+	check(cp, "a copy with a long wall", 300)
+	cp = g.WithCells(image.Rect(0, 0, w, h), true)
+	check(cp, "a copy with every cell cleared", 100)
 	check(g, "the original after the copies", 300)
-	if seen < 300 || blocked < 300 {
-		t.Fatalf("%d segments seen, %d blocked: too few of one kind", seen, blocked)
-	}
+	c.atLeast(t, 300)
 }
 
 // TestLineOfSightGrazing aims segments just past single blocked cells in
@@ -297,11 +302,11 @@ func TestLineOfSightGrazing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	seen, blocked := 0, 0
+	var c losCounter
 	for range 6000 {
-		c := posts[r.IntN(len(posts))]
+		post := posts[r.IntN(len(posts))]
 		a := image.Pt(r.IntN(w), r.IntN(h))
-		near := c.Add(image.Pt(r.IntN(5)-2, r.IntN(5)-2))
+		near := post.Add(image.Pt(r.IntN(5)-2, r.IntN(5)-2))
 		d := near.Sub(a)
 		if d == (image.Point{}) {
 			continue
@@ -313,19 +318,9 @@ func TestLineOfSightGrazing(t *testing.T) {
 		if !b.In(g.Bounds()) {
 			continue
 		}
-		got, want := g.LineOfSight(a, b), losOracle(g, a, b)
-		if got != want {
-			t.Fatalf("LineOfSight(%v, %v) = %v, want %v (post %v)", a, b, got, want, c)
-		}
-		if got {
-			seen++
-		} else {
-			blocked++
-		}
+		c.check(t, g, a, b, fmt.Sprintf("post %v", post))
 	}
-	if seen < 1000 || blocked < 1000 {
-		t.Fatalf("%d segments seen, %d blocked: too few of one kind", seen, blocked)
-	}
+	c.atLeast(t, 1000)
 }
 
 // TestRowColumnBits reads the words of RowBits and ColumnBits at offsets
