@@ -97,7 +97,7 @@ type landmarkScratch struct {
 	mark, done             []uint32
 	cur                    uint32
 	heap                   radix.Heap
-	// The joins of a landmark's cell (join).
+	// The joins of a landmark's cell (landmark).
 	cs    *clusterSearch
 	ap    clusterAPSP
 	end   endLift
@@ -184,10 +184,12 @@ func (sc *landmarkScratch) landmark(h *Graph, i int) (image.Point, []core.Edge) 
 // repairLandmarks brings h's landmarks up to date after an in-place update
 // that rebuilt the top-level clusters whose old and new nodes are changed
 // (node IDs, in any order, repeats allowed), as the top of this file says.
-// Its cost is a Dijkstra search over the nodes that lost their distances,
-// and O(V) besides for the level's V nodes; without landmarks, or when
-// the top level's node count passes from under two to more, it measures
-// them from scratch.
+// Its cost is the landmarks' joins found again (a search of a level-1
+// cluster and a pass over its tables each), a Dijkstra search over the
+// nodes that lost their distances, and O(V) besides for the level's V
+// nodes; a landmark whose cell or joins changed is measured from scratch,
+// and so are all of them without landmarks, or when the top level's node
+// count passes from under two to more.
 func (h *Graph) repairLandmarks(sc *landmarkScratch, changed []int32) {
 	top := h.Levels()
 	lm := h.lm
