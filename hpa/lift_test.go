@@ -45,7 +45,7 @@ func TestLiftMatchesMixedSearch(t *testing.T) {
 		for range 40 {
 			p := free[r.IntN(len(free))]
 			e := &sr.ends[0]
-			e.edges[1], _ = sr.insert(e.edges[1][:0], p, sr.ins[0])
+			e.edges[1], _ = joinCluster(h, e.edges[1][:0], p, sr.ins[0])
 			for l := 2; l <= h.Levels(); l++ {
 				e.lift(h, &sr.ap, l, h.clusterAt(l, p))
 				want := mixedDist(h, p, l, e.edges[1])
