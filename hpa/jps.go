@@ -25,9 +25,7 @@ import (
 //
 // Its edges join jump points; their cost is the run's, k or k·√2.
 type jumpCluster struct {
-	c      *cluster
-	target []uint32 // per local node: stamp when the node is a target
-	stamp  uint32
+	c *cluster
 	// The targets as bits: by local node (row-major, along the rows) in
 	// trow, and column-major (bit (x−x0)·height + y−y0) in tcol, for the
 	// runs, which read cells and targets a word at a time; tset and cset
@@ -67,14 +65,6 @@ func (j *jumpCluster) AppendEdges(dst []core.Edge, n int32) []core.Edge {
 
 // setTargets marks the local nodes ts as the targets at which runs stop.
 func (j *jumpCluster) setTargets(ts ...int32) {
-	if n := j.c.NumNodes(); len(j.target) < n {
-		j.target = make([]uint32, n)
-	}
-	j.stamp++
-	if j.stamp == 0 {
-		clear(j.target)
-		j.stamp = 1
-	}
 	if words := (j.c.NumNodes() + 63) / 64; len(j.trow) < words {
 		j.trow, j.tcol = make([]uint64, words), make([]uint64, words)
 		j.tset, j.cset = j.tset[:0], j.cset[:0]
@@ -88,7 +78,6 @@ func (j *jumpCluster) setTargets(ts ...int32) {
 	j.tset, j.cset = j.tset[:0], j.cset[:0]
 	cw, ch := int32(j.c.cw), int32(j.c.r.Dy())
 	for _, t := range ts {
-		j.target[t] = j.stamp
 		j.trow[t>>6] |= 1 << (t & 63)
 		k := t%cw*ch + t/cw
 		j.tcol[k>>6] |= 1 << (k & 63)
@@ -224,6 +213,12 @@ func (j *jumpCluster) jumpStraight(p, s image.Point) (image.Point, int, bool) {
 	}
 }
 
+// isTarget reports whether cell q, inside the rectangle, is a target.
+func (j *jumpCluster) isTarget(q image.Point) bool {
+	t := j.c.id(q)
+	return j.trow[t>>6]>>(t&63)&1 != 0
+}
+
 // line returns the free cells u to u+63 of line v as bits: of row v when
 // the run is horizontal, column v when vertical.
 func (j *jumpCluster) line(vert bool, u, v int) uint64 {
@@ -254,7 +249,7 @@ func (j *jumpCluster) jumpDiagonal(p image.Point, d int) (image.Point, int, bool
 			return q, 0, false
 		}
 		q = q.Add(s)
-		if j.target[j.c.id(q)] == j.stamp {
+		if j.isTarget(q) {
 			return q, k, true
 		}
 		if _, _, ok := j.jumpStraight(q, h); ok {

@@ -9,15 +9,16 @@ import (
 )
 
 // jumpStraightByCell is the straight run of jumpCluster walked a cell at a
-// time, the rule itself: the oracle of the word-at-a-time jumpStraight.
-func (j *jumpCluster) jumpStraightByCell(p, s image.Point) (image.Point, int, bool) {
+// time, the rule itself, with the targets those of target (not the
+// cluster's bits): the oracle of the word-at-a-time jumpStraight.
+func (j *jumpCluster) jumpStraightByCell(p, s image.Point, target map[image.Point]bool) (image.Point, int, bool) {
 	side := image.Pt(s.Y, s.X)
 	for k := 1; ; k++ {
 		q := p.Add(s.Mul(k))
 		if !j.free(q) {
 			return q, 0, false
 		}
-		if j.target[j.c.id(q)] == j.stamp {
+		if target[q] {
 			return q, k, true
 		}
 		back := q.Sub(s)
@@ -52,12 +53,14 @@ func TestJumpStraightWords(t *testing.T) {
 			}
 			cs.c.setRect(rect)
 			var free, targets []int32
+			isTarget := map[image.Point]bool{}
 			for y := rect.Min.Y; y < rect.Max.Y; y++ {
 				for x := rect.Min.X; x < rect.Max.X; x++ {
 					if p := image.Pt(x, y); g.Passable(p) {
 						free = append(free, cs.c.id(p))
 						if r.IntN(60) == 0 {
 							targets = append(targets, cs.c.id(p))
+							isTarget[p] = true
 						}
 					}
 				}
@@ -67,7 +70,7 @@ func TestJumpStraightWords(t *testing.T) {
 				p := cs.c.cell(n)
 				for _, s := range []image.Point{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
 					q, k, ok := j.jumpStraight(p, s)
-					wq, wk, wok := j.jumpStraightByCell(p, s)
+					wq, wk, wok := j.jumpStraightByCell(p, s, isTarget)
 					if q != wq || k != wk || ok != wok {
 						t.Fatalf("seed %d, rectangle %v, run from %v by %v: %v %d %v, want %v %d %v", seed, rect, p, s, q, k, ok, wq, wk, wok)
 					}
