@@ -353,7 +353,13 @@ func TestClassesConcurrent(t *testing.T) {
 		wg.Go(func() {
 			q := hpa.NewSearcher(c.Graph(i))
 			var pairs [][2]image.Point // cells the wall's edits leave free
-			for _, p := range testmap.RandomPairs(testmap.NewRand(int64(i)), c.Grid(i), 100) {
+			// The grid is read outside a query here, while the edits run:
+			// under its read lock, as SetCells's contract asks.
+			cg := c.Grid(i)
+			cg.RLock()
+			random := testmap.RandomPairs(testmap.NewRand(int64(i)), cg, 100)
+			cg.RUnlock()
+			for _, p := range random {
 				if near := wall.Inset(-3); !p[0].In(near) && !p[1].In(near) {
 					pairs = append(pairs, p)
 				}
