@@ -2,6 +2,7 @@ package navmesh
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/cairn-nav/cairn/grid"
 	"github.com/cairn-nav/cairn/navmesh/internal/tri"
@@ -103,6 +104,11 @@ func (m *Mesh) retile(g *grid.Grid, size int) error {
 	s := t.mesh(w, h, m.walk)
 	if err := sameStitch(m, s); err != nil {
 		return err
+	}
+	if !slices.Equal(m.ev, s.ev) || !slices.Equal(m.verts, s.verts) {
+		// The same polygons, numbered otherwise: Update stitches the
+		// whole mesh again rather than splice rows into it.
+		t.rowPoly, t.rowEdge, t.rowVert = nil, nil, nil
 	}
 	m.tiles = t
 	m.loc = s.loc // the tiled meshes' index, as FromGrid's has

@@ -43,6 +43,12 @@ type tiling struct {
 	size   int
 	nx, ny int
 	tiles  []tilePolys
+	// Per tile row r of the mesh stitched from these tiles, where its
+	// polygons (rowPoly[r]), their edges (rowEdge[r]) and the vertices
+	// the row is the first to use (rowVert[r]) begin; index ny holds the
+	// totals. nil for a mesh whose numbering is not the stitch's (see
+	// [Mesh.Update]).
+	rowPoly, rowEdge, rowVert []int32
 }
 
 // tilePolys are the convex polygons of one tile, built from its cells
@@ -253,167 +259,15 @@ func buildTile(g *grid.Grid, b image.Rectangle) tilePolys {
 	return tp
 }
 
-// mesh stitches the tiles' polygons into the mesh of a w×h grid whose
-// walkable cells are walk (see the top of this file): the polygons tile by
-// tile in row-major order, each tile's in the order it was built, and the
-// vertices numbered in the order the polygons first use them. A grid
-// without free cells gives the empty mesh of rectangles, as FromGrid does.
-func (t *tiling) mesh(w, h int, walk []uint64) *Mesh {
-	stride := int32(w + 1)
-	size := int32(t.size)
-	// The corners on each tile line inside the map, sorted: ys on the
-	// vertical line x = k·size at vline[k], xs on y = k·size at hline[k].
-	vline := make([][]int32, t.nx)
-	hline := make([][]int32, t.ny)
-	nc := 0
-	for _, tp := range t.tiles {
-		nc += len(tp.corner)
-		for _, c := range tp.corner {
-			x, y := c%stride, c/stride
-			if x%size == 0 && x > 0 && int(x) < w {
-				vline[x/size] = append(vline[x/size], y)
-			}
-			if y%size == 0 && y > 0 && int(y) < h {
-				hline[y/size] = append(hline[y/size], x)
-			}
-		}
-	}
-	for _, l := range [][][]int32{vline, hline} {
-		for k := range l {
-			slices.Sort(l[k])
-			l[k] = slices.Compact(l[k])
-		}
-	}
-	if nc == 0 {
-		m := &Mesh{kind: rectMesh, w: w, h: h, walk: walk, loc: newCellIndex(w, h), tiles: t}
-		m.finishRects()
-		return m
-	}
-
-	m := &Mesh{kind: convexGridMesh, w: w, h: h, walk: walk, tiles: t}
-	vid := make([]int32, int(stride)*(h+1))
-	for i := range vid {
-		vid[i] = -1
-	}
-	m.verts = make([]mgl64.Vec2, 0, nc/2)
-	m.ev = make([]int32, 0, nc+nc/8)
-	add := func(c int32) {
-		if vid[c] < 0 {
-			vid[c] = int32(len(m.verts))
-			m.verts = append(m.verts, mgl64.Vec2{float64(c % stride), float64(c / stride)})
-		}
-		m.ev = append(m.ev, vid[c])
-	}
-	// between adds the corners of line l strictly between a and b, in the
-	// order from a to b; p makes a corner number of a position on l.
-	between := func(l []int32, a, b int32, p func(int32) int32) {
-		lo, hi := min(a, b), max(a, b)
-		i, _ := slices.BinarySearch(l, lo+1)
-		j, _ := slices.BinarySearch(l, hi)
-		if a < b {
-			for _, q := range l[i:j] {
-				add(p(q))
-			}
-			return
-		}
-		for k := j - 1; k >= i; k-- {
-			add(p(l[k]))
-		}
-	}
-	// The twin of each edge (see link): inside a tile, that of its tile's
-	// polygons, whose edges are not split; on a tile line, one of the
-	// pieces on the line, found by sorting them (see pairLine).
-	twin := make([]int32, 0, cap(m.ev))
-	var at []int32                        // per corner of the tile, its edge in m
-	var line []lineEdge                   // the pieces on tile lines
-	firsts := make([]int32, len(t.tiles)) // per tile, its first polygon
-	for k, tp := range t.tiles {
-		firsts[k] = int32(len(m.polys))
-		at = at[:0]
-		for i := range len(tp.start) - 1 {
-			e0 := int32(len(m.ev))
-			cs := tp.corner[tp.start[i]:tp.start[i+1]]
-			for j, a := range cs {
-				b := cs[(j+1)%len(cs)]
-				at = append(at, int32(len(m.ev)))
-				add(a)
-				ax, ay, bx, by := a%stride, a/stride, b%stride, b/stride
-				switch {
-				case ax == bx && ax%size == 0 && ax > 0 && int(ax) < w:
-					between(vline[ax/size], ay, by, func(y int32) int32 { return y*stride + ax })
-				case ay == by && ay%size == 0 && ay > 0 && int(ay) < h:
-					between(hline[ay/size], ax, bx, func(x int32) int32 { return ay*stride + x })
-				default:
-					continue
-				}
-				for e := at[len(at)-1]; e < int32(len(m.ev)); e++ {
-					line = append(line, lineEdge{e: e})
-				}
-			}
-			ne := int32(len(m.ev)) - e0
-			if tp.area != nil && tp.area[i] != grid.AreaGround && m.area == nil {
-				m.area = make([]uint8, len(m.polys), nc/2)
-			}
-			if m.area != nil {
-				a := grid.AreaGround
-				if tp.area != nil {
-					a = tp.area[i]
-				}
-				m.area = append(m.area, a)
-			}
-			m.polys = append(m.polys, poly{e0: e0, ne: ne})
-			for k := len(line) - 1; k >= 0 && line[k].e >= e0; k-- {
-				e := line[k].e
-				next := e + 1
-				if next == e0+ne {
-					next = e0
-				}
-				line[k].a, line[k].b = m.ev[e], m.ev[next]
-			}
-		}
-		for k, e := range at {
-			for int32(len(twin)) < e {
-				twin = append(twin, -1) // pieces on a line, set below
-			}
-			if tk := tp.twin[k]; tk >= 0 {
-				twin = append(twin, at[tk])
-			} else {
-				twin = append(twin, -1)
-			}
-		}
-	}
-	for int32(len(twin)) < int32(len(m.ev)) {
-		twin = append(twin, -1)
-	}
-	pairLine(line, twin)
-	m.setTwins(twin)
-	m.reflex = make([]bool, len(m.verts))
-	for i, v := range m.verts {
-		m.reflex[i] = m.gridCorner(v)
-	}
-	m.label()
-	x := tileIndex(w, h)
-	x.Fill(func(emit func(int, int32)) {
-		for k, tp := range t.tiles {
-			for _, r := range tp.bkt {
-				emit(int(r.bucket), firsts[k]+r.poly)
-			}
-		}
-	})
-	m.loc = x
-	m.areaCorners()
-	return m
-}
-
 // lineEdge is a piece of a polygon side on a tile line: edge e of the
 // mesh, from vertex a to vertex b.
 type lineEdge struct{ e, a, b int32 }
 
-// pairLine sets twin[e] for the pieces on the tile lines: two pieces are
-// twins when they join the same vertices, run opposite ways, as
+// pairLine sets twin[e−off] for the pieces on the tile lines: two pieces
+// are twins when they join the same vertices, run opposite ways, as
 // tri.PairEdges would pair them. Pieces of different tiles on a line are
 // the only ones that can be.
-func pairLine(line []lineEdge, twin []int32) {
+func pairLine(line []lineEdge, twin []int32, off int32) {
 	key := func(l lineEdge) (int32, int32) { return min(l.a, l.b), max(l.a, l.b) }
 	slices.SortFunc(line, func(p, q lineEdge) int {
 		p0, p1 := key(p)
@@ -429,7 +283,7 @@ func pairLine(line []lineEdge, twin []int32) {
 	for i := 0; i+1 < len(line); i++ {
 		p, q := line[i], line[i+1]
 		if p.a == q.b && p.b == q.a {
-			twin[p.e], twin[q.e] = q.e, p.e
+			twin[p.e-off], twin[q.e-off] = q.e, p.e
 			i++
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/cairn-nav/cairn/grid"
+	"github.com/go-gl/mathgl/mgl64"
 )
 
 // Update returns the mesh that [FromGrid] builds from g with m's options,
@@ -18,13 +19,18 @@ import (
 //
 // Update builds again only the tiles that changed overlaps, as their
 // polygons depend on their own cells alone, and shares the other tiles'
-// polygons with m; then it stitches the tiles again and rebuilds the
-// mesh's adjacency (each tile keeps the pairs of its own edges, so only
-// the sides on tile lines are paired again), components, bridges and point
-// index (merged from the bucket lists each tile keeps), which is linear in
-// the size of the mesh (see BenchmarkUpdate for figures). A cell outside
-// changed that did change is not seen, and the mesh is then wrong for it.
-// When changed holds no cell of g, Update returns m itself.
+// polygons with m. It stitches again only the band of tile rows from the
+// one above the changed tiles to the one below them (see splice): the
+// rows above and below the band are copied from m, those below with their
+// IDs moved, and only the pieces on the band's lines are paired again.
+// Then it makes the components, bridges and point index (merged from the
+// bucket lists each tile keeps) of the whole mesh again. The copies and
+// these three are linear in the size of the mesh, the band in its width
+// (see BenchmarkUpdate for figures). A cell outside changed that did
+// change is not seen, and the mesh is then wrong for it. When changed
+// holds no cell of g, Update returns m itself. A mesh that ReadFor read
+// with its vertices numbered otherwise than FromGrid numbers them is
+// stitched again whole.
 //
 // It returns an error for a mesh that is not tiled (or that [ReadFor]
 // read without Options.TileSize), a nil grid, or one of another size.
@@ -55,10 +61,196 @@ func (m *Mesh) Update(g *grid.Grid, changed image.Rectangle) (*Mesh, error) {
 		}
 	}
 	nt := &tiling{size: t.size, nx: t.nx, ny: t.ny, tiles: slices.Clone(t.tiles)}
-	for ty := changed.Min.Y / t.size; ty <= (changed.Max.Y-1)/t.size; ty++ {
+	r0, r1 := changed.Min.Y/t.size, (changed.Max.Y-1)/t.size
+	for ty := r0; ty <= r1; ty++ {
 		for tx := changed.Min.X / t.size; tx <= (changed.Max.X-1)/t.size; tx++ {
 			nt.tiles[ty*t.nx+tx] = buildTile(g, t.tileRect(tx, ty, m.w, m.h))
 		}
 	}
-	return nt.mesh(m.w, m.h, walk), nil
+	if m.kind != convexGridMesh || t.rowPoly == nil || !nt.hasCorners() {
+		return nt.mesh(m.w, m.h, walk), nil
+	}
+	return m.splice(nt, r0, r1, walk), nil
+}
+
+// hasCorners reports whether some tile has a polygon.
+func (t *tiling) hasCorners() bool {
+	for _, tp := range t.tiles {
+		if len(tp.corner) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// splice returns the stitch of the tiles nt, those of m's but for the
+// tiles of rows r0 to r1 built again, with walkable cells walk. It emits
+// again only the band of rows from r0−1 to r1+1 (the rows next to the
+// changed ones have other corners on the lines they share with them) and
+// copies the rows above and below the band from m: those above as they
+// are, as the polygons, edges and vertices before the band are numbered
+// alike; those below with their IDs moved by what the band gained or
+// lost. A vertex of the band that the rows below use lies on the band's
+// last line, and is found there by its corner. Only the pieces on the
+// band's first and last lines are paired again across them. The mesh is
+// the one nt.mesh makes, array for array; then its components, bridges
+// and index are made again, over the whole mesh.
+func (m *Mesh) splice(nt *tiling, r0, r1 int, walk []uint64) *Mesh {
+	ot := m.tiles
+	ny := nt.ny
+	b0, b1 := max(r0-1, 0), min(r1+1, ny-1)
+	s := newStitcher(nt, m.w, m.h, max(b0-1, 0), min(b1+1, ny-1))
+	nm := &Mesh{kind: convexGridMesh, w: m.w, h: m.h, walk: walk, tiles: nt}
+	s.m = nm
+	ytop, ybot := int32(b0)*s.size, min(int32(b1+1)*s.size, int32(m.h))
+	s.numbering(ytop, ybot)
+	oP, oE, oV := ot.rowPoly, ot.rowEdge, ot.rowVert
+	nt.rowPoly, nt.rowEdge, nt.rowVert = make([]int32, ny+1), make([]int32, ny+1), make([]int32, ny+1)
+	copy(nt.rowPoly, oP[:b0])
+	copy(nt.rowEdge, oE[:b0])
+	copy(nt.rowVert, oV[:b0])
+
+	// The rows above the band, as they are.
+	slack := func(n int) int { return n + n/64 + 64 }
+	nm.verts = append(make([]mgl64.Vec2, 0, slack(len(m.verts))), m.verts[:oV[b0]]...)
+	nm.ev = append(make([]int32, 0, slack(len(m.ev))), m.ev[:oE[b0]]...)
+	nm.polys = append(make([]poly, 0, slack(len(m.polys))), m.polys[:oP[b0]]...)
+	if m.area != nil {
+		nm.area = append(make([]uint8, 0, cap(nm.polys)), m.area[:oP[b0]]...)
+	}
+	// The window of edges whose neighbours are found again: the band's,
+	// and the pieces of the rows next to it on the lines they share with
+	// it; its other edges are marked −2, kept as they are.
+	w0 := oE[max(b0-1, 0)]
+	s.tw0 = w0
+	s.twin = make([]int32, oE[b0]-w0, int(oE[b0]-w0)+slack(int(oE[min(b1+2, ny)]-oE[b0])))
+	if b0 > 0 {
+		for v := oV[b0-1]; v < oV[b0]; v++ {
+			if p := m.verts[v]; int32(p[1]) == ytop {
+				s.vid[int32(p[0])] = v // first used above the band
+			}
+		}
+		s.boundary(m, oP[b0-1], oP[b0], ytop)
+	}
+	s.emitRows(b0, b1)
+
+	// The rows below the band, their IDs moved.
+	var dP, dE, dV int32
+	if b1+1 < ny {
+		dP, dE, dV = int32(len(nm.polys))-oP[b1+1], int32(len(nm.ev))-oE[b1+1], int32(len(nm.verts))-oV[b1+1]
+		for r := b1 + 1; r <= ny; r++ {
+			nt.rowPoly[r], nt.rowEdge[r], nt.rowVert[r] = oP[r]+dP, oE[r]+dE, oV[r]+dV
+		}
+		nm.verts = append(nm.verts, m.verts[oV[b1+1]:]...)
+		for _, p := range m.polys[oP[b1+1]:] {
+			p.e0 += dE
+			nm.polys = append(nm.polys, p)
+		}
+		switch {
+		case m.area != nil: // then so has nm, from the rows above
+			nm.area = append(nm.area, m.area[oP[b1+1]:]...)
+		case nm.area != nil:
+			nm.area = append(nm.area, make([]uint8, len(m.polys)-int(oP[b1+1]))...)
+		}
+		below, band := oV[b1+1], oV[b0]
+		for _, v := range m.ev[oE[b1+1]:] {
+			switch {
+			case v >= below:
+				v += dV
+			case v >= band: // on the band's last line
+				p := m.verts[v]
+				v = s.vertex(int32(p[1])*s.stride + int32(p[0]))
+			}
+			nm.ev = append(nm.ev, v)
+		}
+		s.twin = append(s.twin, make([]int32, oE[b1+2]-oE[b1+1])...)
+		s.boundary(nm, oP[b1+1]+dP, oP[b1+2]+dP, ybot)
+	}
+	if nm.area != nil && !slices.ContainsFunc(nm.area, func(a uint8) bool { return a != grid.AreaGround }) {
+		nm.area = nil // no polygon has an area but ground any more
+	}
+	pairLine(s.line, s.twin, w0)
+
+	// Neighbours: copied above the window, moved below it, found again in
+	// it but for the edges kept.
+	ne := len(nm.ev)
+	nm.enb, nm.etwin = make([]PolyID, ne), make([]int32, ne)
+	copy(nm.enb, m.enb[:w0])
+	copy(nm.etwin, m.etwin[:w0])
+	wEnd := w0 + int32(len(s.twin))
+	for e := wEnd; e < int32(ne); e++ {
+		nb := m.enb[e-dE]
+		if nb >= 0 {
+			nb += PolyID(dP)
+		}
+		nm.enb[e], nm.etwin[e] = nb, m.etwin[e-dE]
+	}
+	pw0 := nt.rowPoly[max(b0-1, 0)]
+	pw1 := nt.rowPoly[min(b1+2, ny)]
+	of := make([]PolyID, wEnd-w0) // the polygon of each edge of the window
+	for id := pw0; id < pw1; id++ {
+		p := nm.polys[id]
+		for i := range p.ne {
+			of[p.e0+i-w0] = PolyID(id)
+		}
+	}
+	oldPorts, newPorts := 0, 0
+	for e := w0; e < oE[min(b1+2, ny)]; e++ {
+		if m.enb[e] >= 0 {
+			oldPorts++
+		}
+	}
+	for e := w0; e < wEnd; e++ {
+		switch tw := s.twin[e-w0]; {
+		case tw == -2 && e < oE[b0]: // kept, in the row above the band
+			nm.enb[e], nm.etwin[e] = m.enb[e], m.etwin[e]
+		case tw == -2: // kept, in the row below it
+			nb := m.enb[e-dE]
+			if nb >= 0 {
+				nb += PolyID(dP)
+			}
+			nm.enb[e], nm.etwin[e] = nb, m.etwin[e-dE]
+		case tw >= 0:
+			nb := of[tw-w0]
+			nm.enb[e], nm.etwin[e] = nb, tw-nm.polys[nb].e0
+		default:
+			nm.enb[e], nm.etwin[e] = -1, -1
+		}
+		if nm.enb[e] >= 0 {
+			newPorts++
+		}
+	}
+	nm.nport = m.nport + (newPorts-oldPorts)/2
+
+	nm.reflex = make([]bool, len(nm.verts))
+	copy(nm.reflex, m.reflex[:oV[b0]])
+	for v := oV[b0]; v < nt.rowVert[b1+1]; v++ {
+		nm.reflex[v] = nm.gridCorner(nm.verts[v])
+	}
+	copy(nm.reflex[nt.rowVert[b1+1]:], m.reflex[oV[b1+1]:])
+	nm.finishTiled()
+	return nm
+}
+
+// boundary marks the edges of polygons p0 to p1 of src, numbered as in
+// the new mesh, as kept (−2), but for those on the grid line y = at, which
+// it adds to the pieces to pair (their twins −1 until then).
+func (s *stitcher) boundary(src *Mesh, p0, p1, at int32) {
+	for id := p0; id < p1; id++ {
+		p := src.polys[id]
+		for i := range p.ne {
+			e := p.e0 + i
+			next := e + 1
+			if i == p.ne-1 {
+				next = p.e0
+			}
+			a, b := src.ev[e], src.ev[next]
+			if int32(src.verts[a][1]) == at && int32(src.verts[b][1]) == at {
+				s.twin[e-s.tw0] = -1
+				s.line = append(s.line, lineEdge{e: e, a: a, b: b})
+			} else {
+				s.twin[e-s.tw0] = -2
+			}
+		}
+	}
 }
