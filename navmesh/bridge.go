@@ -16,7 +16,10 @@ package navmesh
 // to the last one met before the search backed out of c (end[c]): one
 // interval, so whether a polygon lies beyond a bridge is two comparisons.
 
-// bridges marks the bridges of m and numbers its polygons (see above).
+// bridges marks the bridges of m and numbers its polygons (see above),
+// and sets each polygon's component: the number of the search's root,
+// counted from 0 in the order of the roots, which are the first polygons
+// of their components.
 func (m *Mesh) bridges() {
 	n := len(m.polys)
 	m.pre = make([]int32, n)
@@ -32,11 +35,13 @@ func (m *Mesh) bridges() {
 		in   int32 // the edge of p the search came in by, −1 at a root
 	}
 	var stack []frame
-	var t int32
+	var t, comp int32
 	for root := range m.polys {
 		if m.pre[root] >= 0 {
 			continue
 		}
+		m.polys[root].comp = comp
+		comp++
 		m.pre[root], low[root] = t, t
 		t++
 		stack = append(stack[:0], frame{p: PolyID(root), in: -1})
@@ -55,6 +60,7 @@ func (m *Mesh) bridges() {
 					continue
 				}
 				m.pre[nb], low[nb] = t, t
+				m.polys[nb].comp = m.polys[f.p].comp
 				t++
 				stack = append(stack, frame{p: nb, in: m.etwin[p.e0+i]})
 				continue

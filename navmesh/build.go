@@ -400,31 +400,8 @@ func (m *Mesh) twins() {
 	m.nport /= 2
 }
 
-// label numbers the connected components of polygons and finds the
-// bridges between them.
-func (m *Mesh) label() {
-	defer m.bridges()
-	for i := range m.polys {
-		m.polys[i].comp = -1
-	}
-	var stack []PolyID
-	var comp int32
-	for i := range m.polys {
-		if m.polys[i].comp >= 0 {
-			continue
-		}
-		m.polys[i].comp = comp
-		stack = append(stack[:0], PolyID(i))
-		for len(stack) > 0 {
-			p := m.polys[stack[len(stack)-1]]
-			stack = stack[:len(stack)-1]
-			for _, nb := range m.enb[p.e0 : p.e0+p.ne] {
-				if nb >= 0 && m.polys[nb].comp < 0 {
-					m.polys[nb].comp = comp
-					stack = append(stack, nb)
-				}
-			}
-		}
-		comp++
-	}
-}
+// label numbers the connected components of polygons, in the order of
+// their first polygons, and finds the bridges: both come from one
+// depth-first search (bridges), whose roots are the components' first
+// polygons.
+func (m *Mesh) label() { m.bridges() }
