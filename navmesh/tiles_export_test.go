@@ -10,3 +10,22 @@ func PairedAsWhole(m *Mesh) bool {
 	c.link()
 	return slices.Equal(c.enb, m.enb) && slices.Equal(c.etwin, m.etwin) && c.nport == m.nport
 }
+
+// SameIndex reports whether meshes a and b locate points through the same
+// buckets, each listing the same polygons in the same order.
+func SameIndex(a, b *Mesh) bool {
+	x, okx := a.loc.(*polyIndex)
+	y, oky := b.loc.(*polyIndex)
+	if !okx || !oky {
+		return okx == oky
+	}
+	if x.NX != y.NX || x.NY != y.NY || x.box != y.box {
+		return false
+	}
+	for i := range x.NX * x.NY {
+		if !slices.Equal(x.Bucket(i), y.Bucket(i)) {
+			return false
+		}
+	}
+	return true
+}

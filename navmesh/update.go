@@ -228,8 +228,45 @@ func (m *Mesh) splice(nt *tiling, r0, r1 int, walk []uint64) *Mesh {
 		nm.reflex[v] = nm.gridCorner(nm.verts[v])
 	}
 	copy(nm.reflex[nt.rowVert[b1+1]:], m.reflex[oV[b1+1]:])
-	nm.finishTiled()
+	ox, ok := m.loc.(*polyIndex)
+	if !ok {
+		nm.finishTiled()
+		return nm
+	}
+	nm.label()
+	nm.loc = spliceIndex(ox, ot, nt, b0, b1)
+	nm.areaCorners()
 	return nm
+}
+
+// spliceIndex returns the point index of the mesh that splice makes from
+// a mesh with index x and tiles ot, with tiles nt, of which rows b0 to b1
+// were emitted again: x with the band's polygons replaced by those of
+// nt's band, from the tiles' bucket lists, and the polygons below the band
+// moved (see bucket.Grid.Spliced).
+func spliceIndex(x *polyIndex, ot, nt *tiling, b0, b1 int) *polyIndex {
+	old, band := ot.tiles[b0*ot.nx:(b1+1)*ot.nx], nt.tiles[b0*nt.nx:(b1+1)*nt.nx]
+	lo, hi := int(^uint(0)>>1), 0 // the buckets that list the band's polygons, old and new
+	for _, ts := range [2][]tilePolys{old, band} {
+		for _, tp := range ts {
+			for _, r := range tp.bkt {
+				lo, hi = min(lo, int(r.bucket)), max(hi, int(r.bucket)+1)
+			}
+		}
+	}
+	lo = min(lo, hi)
+	first := nt.rowPoly[b0]
+	n := &polyIndex{box: x.box}
+	n.Grid = x.Spliced(lo, hi, ot.rowPoly[b0], ot.rowPoly[b1+1], nt.rowPoly[b1+1]-ot.rowPoly[b1+1], func(emit func(int, int32)) {
+		p := first
+		for _, tp := range band {
+			for _, r := range tp.bkt {
+				emit(int(r.bucket), p+r.poly)
+			}
+			p += int32(max(len(tp.start)-1, 0))
+		}
+	})
+	return n
 }
 
 // boundary marks the edges of polygons p0 to p1 of src, numbered as in

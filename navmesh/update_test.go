@@ -66,9 +66,9 @@ func randomEdit(r interface{ IntN(int) int }, w, h, size int) (image.Rectangle, 
 
 // TestUpdate edits random grids in random sequences and checks, after each
 // edit, that Update's mesh has the polygons of a fresh FromGrid's (up to
-// order, and in fact in the same order) and answers a random set of
-// queries as it does, with lengths equal to 10⁻⁹; that the mesh updated
-// from stays as it was; and that the result writes the same bytes.
+// order, and in fact in the same order), writes the same bytes, has the
+// same point index and answers a random set of queries as it does, with
+// lengths equal to 10⁻⁹; and that the mesh updated from stays as it was.
 func TestUpdate(t *testing.T) {
 	for seed := int64(1); seed <= 12; seed++ {
 		w, h := 36+int(seed%5), 28+int(seed%3)
@@ -98,6 +98,9 @@ func TestUpdate(t *testing.T) {
 			}
 			if um.NumPolys() > 0 && !bytes.Equal(encodeMesh(t, um, g), encodeMesh(t, fm, g)) {
 				t.Fatalf("%s: Update's mesh writes other bytes than FromGrid's", where)
+			}
+			if !navmesh.SameIndex(um, fm) {
+				t.Fatalf("%s: Update's point index differs from FromGrid's", where)
 			}
 			if !slices.EqualFunc(polygonSet(m), before, slices.Equal) {
 				t.Fatalf("%s: Update changed the mesh it updated", where)

@@ -161,3 +161,72 @@ func (g *Grid) FillWithin(budget int, visit func(emit func(int, int32) bool)) bo
 	})
 	return true
 }
+
+// Spliced returns a copy of g in which the run of items lo to hi−1 is
+// replaced by others and the items from hi on are moved by d: buckets b0
+// to b1−1 list, in this order, their items of g below lo, the items visit
+// emits for them (in the order emitted), and their items of g from hi on,
+// plus d; every other bucket lists its items of g, those from hi on plus
+// d. Items of g from lo to hi−1 must lie in buckets b0 to b1−1, and visit
+// must emit the same items, in the same order, each time it is called: it
+// is called twice. Its cost is linear in g's items, as a copy's is, and
+// in the buckets b0 to b1−1.
+func (g *Grid) Spliced(b0, b1 int, lo, hi, d int32, visit func(emit func(b int, item int32))) Grid {
+	move := func(dst, src []int32) {
+		for i, v := range src {
+			if v >= hi {
+				v += d
+			}
+			dst[i] = v
+		}
+	}
+	n := Grid{Min: g.Min, Scale: g.Scale, Step: g.Step, NX: g.NX, NY: g.NY}
+	n.start = make([]int32, len(g.start))
+	added := make([]int32, b1-b0+1) // per bucket of the run: the items visit emits
+	visit(func(b int, _ int32) { added[b-b0+1]++ })
+	copy(n.start[:b0+1], g.start[:b0+1])
+	kept := func(b int) int32 { // the items of g that bucket b keeps
+		k := int32(0)
+		for _, v := range g.Bucket(b) {
+			if v < lo || v >= hi {
+				k++
+			}
+		}
+		return k
+	}
+	for b := b0; b < b1; b++ {
+		n.start[b+1] = n.start[b] + kept(b) + added[b-b0+1]
+	}
+	shift := n.start[b1] - g.start[b1]
+	for b := b1 + 1; b < len(g.start); b++ {
+		n.start[b] = g.start[b] + shift
+	}
+	n.items = make([]int32, n.start[len(n.start)-1])
+	move(n.items[:n.start[b0]], g.items[:g.start[b0]])
+	move(n.items[n.start[b1]:], g.items[g.start[b1]:])
+	// In the run: each bucket's items below lo, then room for those
+	// emitted, then its items from hi on.
+	at := make([]int32, b1-b0) // per bucket of the run: where the next emitted item goes
+	for b := b0; b < b1; b++ {
+		k := n.start[b]
+		for _, v := range g.Bucket(b) {
+			if v < lo {
+				n.items[k] = v
+				k++
+			}
+		}
+		at[b-b0] = k
+		k += added[b-b0+1]
+		for _, v := range g.Bucket(b) {
+			if v >= hi {
+				n.items[k] = v + d
+				k++
+			}
+		}
+	}
+	visit(func(b int, item int32) {
+		n.items[at[b-b0]] = item
+		at[b-b0]++
+	})
+	return n
+}

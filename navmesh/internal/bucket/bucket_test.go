@@ -45,3 +45,81 @@ func TestSegment(t *testing.T) {
 		}
 	}
 }
+
+// TestSpliced checks Spliced against a Fill of the items it should give:
+// random items in random buckets, numbered in order, of which a random run
+// is replaced by a random number of others, in buckets of a random range
+// that holds the run.
+func TestSpliced(t *testing.T) {
+	r := testmap.NewRand(9)
+	for n := range 400 {
+		g := New(geom.Box{Max: mgl64.Vec2{10, 6}}, 1+r.IntN(60))
+		nb := g.NX * g.NY
+		type entry struct {
+			b    int
+			item int32
+		}
+		// Items 0 to k−1, each in one to three buckets.
+		k := int32(r.IntN(40))
+		lo := int32(r.IntN(int(k) + 1))
+		hi := lo + int32(r.IntN(int(k-lo)+1))
+		b0 := r.IntN(nb)
+		b1 := b0 + 1 + r.IntN(nb-b0)
+		bucketOf := func(i int32) int {
+			if i >= lo && i < hi {
+				return b0 + r.IntN(b1-b0)
+			}
+			return r.IntN(nb)
+		}
+		var old []entry
+		for i := range k {
+			for range 1 + r.IntN(3) {
+				old = append(old, entry{bucketOf(i), i})
+			}
+		}
+		fill := func(es []entry) Grid {
+			f := g
+			f.Fill(func(emit func(int, int32)) {
+				for _, e := range es {
+					emit(e.b, e.item)
+				}
+			})
+			return f
+		}
+		g = fill(old)
+		// The run lo..hi−1 replaced by m items numbered from lo.
+		m := int32(r.IntN(12))
+		var run, want []entry
+		for i := range m {
+			for range 1 + r.IntN(3) {
+				run = append(run, entry{b0 + r.IntN(b1-b0), lo + i})
+			}
+		}
+		d := m - (hi - lo)
+		for _, e := range old {
+			if e.item < lo {
+				want = append(want, e)
+			}
+		}
+		want = append(want, run...)
+		for _, e := range old {
+			if e.item >= hi {
+				want = append(want, entry{e.b, e.item + d})
+			}
+		}
+		got := g.Spliced(b0, b1, lo, hi, d, func(emit func(int, int32)) {
+			for _, e := range run {
+				emit(e.b, e.item)
+			}
+		})
+		w := fill(want)
+		for b := range nb {
+			if !slices.Equal(got.Bucket(b), w.Bucket(b)) {
+				t.Fatalf("case %d: bucket %d of %d (run %d–%d in buckets %d–%d, %d new): %v, want %v", n, b, nb, lo, hi, b0, b1, m, got.Bucket(b), w.Bucket(b))
+			}
+		}
+		if got.Entries() != w.Entries() {
+			t.Fatalf("case %d: %d entries, want %d", n, got.Entries(), w.Entries())
+		}
+	}
+}
