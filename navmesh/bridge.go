@@ -36,50 +36,56 @@ func (m *Mesh) bridges() {
 	}
 	var stack []frame
 	var t, comp int32
-	for root := range m.polys {
-		if m.pre[root] >= 0 {
+	pre, end, enb, polys := m.pre, m.end, m.enb, m.polys
+	for root := range polys {
+		if pre[root] >= 0 {
 			continue
 		}
-		m.polys[root].comp = comp
-		comp++
-		m.pre[root], low[root] = t, t
+		polys[root].comp = comp
+		pre[root], low[root] = t, t
 		t++
 		stack = append(stack[:0], frame{p: PolyID(root), in: -1})
+	search:
 		for len(stack) > 0 {
 			f := &stack[len(stack)-1]
-			p := m.polys[f.p]
-			if f.next < p.ne {
-				i := f.next
-				f.next++
-				nb := m.enb[p.e0+i]
+			p := polys[f.p]
+			lo := low[f.p]
+			// Look across p's edges from the next one on, until one leads
+			// to a polygon not met yet.
+			for i := f.next; i < p.ne; i++ {
+				nb := enb[p.e0+i]
 				if nb < 0 || i == f.in {
 					continue
 				}
-				if m.pre[nb] >= 0 {
-					low[f.p] = min(low[f.p], m.pre[nb])
+				if pre[nb] >= 0 {
+					lo = min(lo, pre[nb])
 					continue
 				}
-				m.pre[nb], low[nb] = t, t
-				m.polys[nb].comp = m.polys[f.p].comp
+				f.next = i + 1
+				low[f.p] = lo
+				pre[nb], low[nb] = t, t
+				polys[nb].comp = comp
 				t++
 				stack = append(stack, frame{p: nb, in: m.etwin[p.e0+i]})
-				continue
+				continue search
 			}
+			low[f.p] = lo
 			c := *f
 			stack = stack[:len(stack)-1]
-			m.end[c.p] = t - 1
+			end[c.p] = t - 1
 			if len(stack) == 0 {
 				break
 			}
 			up := stack[len(stack)-1].p
 			low[up] = min(low[up], low[c.p])
-			if low[c.p] > m.pre[up] {
+			if low[c.p] > pre[up] {
 				// Only the edge c came in by joins c's subtree to the rest.
-				e := m.polys[c.p].e0 + c.in
+				e := polys[c.p].e0 + c.in
 				m.bridge[e] = true
-				m.bridge[m.polys[up].e0+m.etwin[e]] = true
+				m.bridge[polys[up].e0+m.etwin[e]] = true
 			}
 		}
+		comp++
 	}
 }
 
