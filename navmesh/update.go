@@ -23,9 +23,10 @@ import (
 // one above the changed tiles to the one below them (see splice): the
 // rows above and below the band are copied from m, those below with their
 // IDs moved, and only the pieces on the band's lines are paired again.
-// Then it makes the components, bridges and point index (merged from the
-// bucket lists each tile keeps) of the whole mesh again. The copies and
-// these three are linear in the size of the mesh, the band in its width
+// The point index is spliced too: the band's buckets get its polygons
+// from the bucket lists each tile keeps. Then it finds the bridges, and
+// with them the components, over the whole mesh again. The copies and
+// that search are linear in the size of the mesh, the band in its width
 // (see BenchmarkUpdate for figures). A cell outside changed that did
 // change is not seen, and the mesh is then wrong for it. When changed
 // holds no cell of g, Update returns m itself. A mesh that ReadFor read
@@ -93,8 +94,9 @@ func (t *tiling) hasCorners() bool {
 // lost. A vertex of the band that the rows below use lies on the band's
 // last line, and is found there by its corner. Only the pieces on the
 // band's first and last lines are paired again across them. The mesh is
-// the one nt.mesh makes, array for array; then its components, bridges
-// and index are made again, over the whole mesh.
+// the one nt.mesh makes, array for array, and so is its point index
+// (spliceIndex); its bridges and components are found again over the
+// whole mesh.
 func (m *Mesh) splice(nt *tiling, r0, r1 int, walk []uint64) *Mesh {
 	ot := m.tiles
 	ny := nt.ny
