@@ -25,10 +25,10 @@ type stitcher struct {
 	// the stitcher reads (lines): ys on the vertical line x = k·size at
 	// vline[k], xs on y = k·size at hline[k].
 	vline, hline [][]int32
-	// vid numbers the corners of the grid rows from vy0 on: the vertex of
+	// vid numbers the corners of the grid rows vy0 to vy1: the vertex of
 	// the corner, or −1 before its first use.
-	vid []int32
-	vy0 int32
+	vid      []int32
+	vy0, vy1 int32
 	// twin holds the twin of each edge from tw0 on (see link): −1 for a
 	// wall, −2 for an edge whose neighbour stays as it was (splice).
 	twin []int32
@@ -65,7 +65,7 @@ func newStitcher(t *tiling, w, h, lo, hi int) *stitcher {
 
 // numbering sets vid up for the corners of grid rows y0 to y1.
 func (s *stitcher) numbering(y0, y1 int32) {
-	s.vy0 = y0
+	s.vy0, s.vy1 = y0, y1
 	s.vid = make([]int32, int(y1-y0+1)*int(s.stride))
 	for i := range s.vid {
 		s.vid[i] = -1

@@ -98,35 +98,75 @@ func (t *tiling) hasCorners() bool {
 // (spliceIndex); its bridges and components are found again over the
 // whole mesh.
 func (m *Mesh) splice(nt *tiling, r0, r1 int, walk []uint64) *Mesh {
-	ot := m.tiles
 	ny := nt.ny
-	b0, b1 := max(r0-1, 0), min(r1+1, ny-1)
-	s := newStitcher(nt, m.w, m.h, max(b0-1, 0), min(b1+1, ny-1))
-	nm := &Mesh{kind: convexGridMesh, w: m.w, h: m.h, walk: walk, tiles: nt}
-	s.m = nm
-	ytop, ybot := int32(b0)*s.size, min(int32(b1+1)*s.size, int32(m.h))
-	s.numbering(ytop, ybot)
-	oP, oE, oV := ot.rowPoly, ot.rowEdge, ot.rowVert
+	sp := &splicing{m: m, ot: m.tiles, nt: nt, b0: max(r0-1, 0), b1: min(r1+1, ny-1)}
+	b0, b1 := sp.b0, sp.b1
+	sp.s = newStitcher(nt, m.w, m.h, max(b0-1, 0), min(b1+1, ny-1))
+	sp.nm = &Mesh{kind: convexGridMesh, w: m.w, h: m.h, walk: walk, tiles: nt}
+	sp.s.m = sp.nm
+	sp.s.numbering(int32(b0)*sp.s.size, min(int32(b1+1)*sp.s.size, int32(m.h)))
 	nt.rowPoly, nt.rowEdge, nt.rowVert = make([]int32, ny+1), make([]int32, ny+1), make([]int32, ny+1)
-	copy(nt.rowPoly, oP[:b0])
-	copy(nt.rowEdge, oE[:b0])
-	copy(nt.rowVert, oV[:b0])
+	sp.above()
+	sp.s.emitRows(b0, b1)
+	if b1+1 < ny {
+		sp.below()
+	}
+	nm := sp.nm
+	if nm.area != nil && !slices.ContainsFunc(nm.area, func(a uint8) bool { return a != grid.AreaGround }) {
+		nm.area = nil // no polygon has an area but ground any more
+	}
+	pairLine(sp.s.line, sp.s.twin, sp.s.tw0)
+	sp.neighbours()
+	sp.corners()
+	ox, ok := m.loc.(*polyIndex)
+	if !ok {
+		nm.finishTiled()
+		return nm
+	}
+	nm.label()
+	nm.loc = spliceIndex(ox, sp.ot, nt, b0, b1)
+	nm.areaCorners()
+	return nm
+}
 
-	// The rows above the band, as they are.
-	slack := func(n int) int { return n + n/64 + 64 }
+// splicing is the state of one splice: mesh m with tiles ot made into nm
+// with tiles nt by emitting rows b0 to b1 again (the band), and what the
+// band's polygons, edges and vertices gained: dP, dE and dV, by which the
+// IDs below the band move.
+type splicing struct {
+	m, nm      *Mesh
+	ot, nt     *tiling
+	s          *stitcher
+	b0, b1     int
+	dP, dE, dV int32
+}
+
+// slack is the capacity of an array of nm for n entries of m's: a little
+// more, for a band that grows.
+func slack(n int) int { return n + n/64 + 64 }
+
+// above copies the rows above the band and sets the window of edges whose
+// neighbours are found again: the band's, and the pieces of the rows next
+// to it on the lines they share with it; the window's other edges are
+// marked −2, kept as they are. The band's first line is numbered as the
+// row above left it.
+func (sp *splicing) above() {
+	m, nm, s, b0 := sp.m, sp.nm, sp.s, sp.b0
+	oP, oE, oV := sp.ot.rowPoly, sp.ot.rowEdge, sp.ot.rowVert
+	copy(sp.nt.rowPoly, oP[:b0])
+	copy(sp.nt.rowEdge, oE[:b0])
+	copy(sp.nt.rowVert, oV[:b0])
 	nm.verts = append(make([]mgl64.Vec2, 0, slack(len(m.verts))), m.verts[:oV[b0]]...)
 	nm.ev = append(make([]int32, 0, slack(len(m.ev))), m.ev[:oE[b0]]...)
 	nm.polys = append(make([]poly, 0, slack(len(m.polys))), m.polys[:oP[b0]]...)
 	if m.area != nil {
 		nm.area = append(make([]uint8, 0, cap(nm.polys)), m.area[:oP[b0]]...)
 	}
-	// The window of edges whose neighbours are found again: the band's,
-	// and the pieces of the rows next to it on the lines they share with
-	// it; its other edges are marked −2, kept as they are.
 	w0 := oE[max(b0-1, 0)]
 	s.tw0 = w0
-	s.twin = make([]int32, oE[b0]-w0, int(oE[b0]-w0)+slack(int(oE[min(b1+2, ny)]-oE[b0])))
+	s.twin = make([]int32, oE[b0]-w0, int(oE[b0]-w0)+slack(int(oE[min(sp.b1+2, sp.nt.ny)]-oE[b0])))
 	if b0 > 0 {
+		ytop := s.vy0
 		for v := oV[b0-1]; v < oV[b0]; v++ {
 			if p := m.verts[v]; int32(p[1]) == ytop {
 				s.vid[int32(p[0])] = v // first used above the band
@@ -134,84 +174,89 @@ func (m *Mesh) splice(nt *tiling, r0, r1 int, walk []uint64) *Mesh {
 		}
 		s.boundary(m, oP[b0-1], oP[b0], ytop)
 	}
-	s.emitRows(b0, b1)
+}
 
-	// The rows below the band, their IDs moved.
-	var dP, dE, dV int32
-	if b1+1 < ny {
-		dP, dE, dV = int32(len(nm.polys))-oP[b1+1], int32(len(nm.ev))-oE[b1+1], int32(len(nm.verts))-oV[b1+1]
-		for r := b1 + 1; r <= ny; r++ {
-			nt.rowPoly[r], nt.rowEdge[r], nt.rowVert[r] = oP[r]+dP, oE[r]+dE, oV[r]+dV
-		}
-		nm.verts = append(nm.verts, m.verts[oV[b1+1]:]...)
-		for _, p := range m.polys[oP[b1+1]:] {
-			p.e0 += dE
-			nm.polys = append(nm.polys, p)
-		}
+// below copies the rows below the band, their IDs moved, and adds the
+// pieces of the row next to the band on its last line to the window.
+func (sp *splicing) below() {
+	m, nm, s, nt, b0, b1 := sp.m, sp.nm, sp.s, sp.nt, sp.b0, sp.b1
+	oP, oE, oV := sp.ot.rowPoly, sp.ot.rowEdge, sp.ot.rowVert
+	sp.dP, sp.dE, sp.dV = int32(len(nm.polys))-oP[b1+1], int32(len(nm.ev))-oE[b1+1], int32(len(nm.verts))-oV[b1+1]
+	for r := b1 + 1; r <= nt.ny; r++ {
+		nt.rowPoly[r], nt.rowEdge[r], nt.rowVert[r] = oP[r]+sp.dP, oE[r]+sp.dE, oV[r]+sp.dV
+	}
+	nm.verts = append(nm.verts, m.verts[oV[b1+1]:]...)
+	for _, p := range m.polys[oP[b1+1]:] {
+		p.e0 += sp.dE
+		nm.polys = append(nm.polys, p)
+	}
+	switch {
+	case m.area != nil: // then so has nm, from the rows above
+		nm.area = append(nm.area, m.area[oP[b1+1]:]...)
+	case nm.area != nil:
+		nm.area = append(nm.area, make([]uint8, len(m.polys)-int(oP[b1+1]))...)
+	}
+	first, band := oV[b1+1], oV[b0]
+	for _, v := range m.ev[oE[b1+1]:] {
 		switch {
-		case m.area != nil: // then so has nm, from the rows above
-			nm.area = append(nm.area, m.area[oP[b1+1]:]...)
-		case nm.area != nil:
-			nm.area = append(nm.area, make([]uint8, len(m.polys)-int(oP[b1+1]))...)
+		case v >= first:
+			v += sp.dV
+		case v >= band: // on the band's last line
+			p := m.verts[v]
+			v = s.vertex(int32(p[1])*s.stride + int32(p[0]))
 		}
-		below, band := oV[b1+1], oV[b0]
-		for _, v := range m.ev[oE[b1+1]:] {
-			switch {
-			case v >= below:
-				v += dV
-			case v >= band: // on the band's last line
-				p := m.verts[v]
-				v = s.vertex(int32(p[1])*s.stride + int32(p[0]))
-			}
-			nm.ev = append(nm.ev, v)
-		}
-		s.twin = append(s.twin, make([]int32, oE[b1+2]-oE[b1+1])...)
-		s.boundary(nm, oP[b1+1]+dP, oP[b1+2]+dP, ybot)
+		nm.ev = append(nm.ev, v)
 	}
-	if nm.area != nil && !slices.ContainsFunc(nm.area, func(a uint8) bool { return a != grid.AreaGround }) {
-		nm.area = nil // no polygon has an area but ground any more
-	}
-	pairLine(s.line, s.twin, w0)
+	s.twin = append(s.twin, make([]int32, oE[b1+2]-oE[b1+1])...)
+	s.boundary(nm, oP[b1+1]+sp.dP, oP[b1+2]+sp.dP, s.vy1)
+}
 
-	// Neighbours: copied above the window, moved below it, found again in
-	// it but for the edges kept.
-	ne := len(nm.ev)
+// neighbours sets nm's neighbours across edges: those of m outside the
+// window and of the edges it keeps (moved below the band), those that the
+// window's twins give in it; and counts the portals.
+func (sp *splicing) neighbours() {
+	m, nm, s, nt, b0, b1 := sp.m, sp.nm, sp.s, sp.nt, sp.b0, sp.b1
+	oE := sp.ot.rowEdge
+	ne := int32(len(nm.ev))
+	w0, wEnd := s.tw0, s.tw0+int32(len(s.twin))
 	nm.enb, nm.etwin = make([]PolyID, ne), make([]int32, ne)
 	copy(nm.enb, m.enb[:w0])
 	copy(nm.etwin, m.etwin[:w0])
-	wEnd := w0 + int32(len(s.twin))
-	for e := wEnd; e < int32(ne); e++ {
-		nb := m.enb[e-dE]
-		if nb >= 0 {
-			nb += PolyID(dP)
+	// keep sets edge e's neighbour as m has it: the same edge above the
+	// band, the edge dE before it below, whose polygon moves by dP.
+	keep := func(e int32) {
+		o, d := e, PolyID(0)
+		if e >= oE[b0] {
+			o, d = e-sp.dE, PolyID(sp.dP)
 		}
-		nm.enb[e], nm.etwin[e] = nb, m.etwin[e-dE]
+		nb := m.enb[o]
+		if nb >= 0 {
+			nb += d
+		}
+		nm.enb[e], nm.etwin[e] = nb, m.etwin[o]
 	}
-	pw0 := nt.rowPoly[max(b0-1, 0)]
-	pw1 := nt.rowPoly[min(b1+2, ny)]
+	for e := wEnd; e < ne; e++ {
+		keep(e)
+	}
 	of := make([]PolyID, wEnd-w0) // the polygon of each edge of the window
-	for id := pw0; id < pw1; id++ {
+	for id := nt.rowPoly[max(b0-1, 0)]; id < nt.rowPoly[min(b1+2, nt.ny)]; id++ {
 		p := nm.polys[id]
 		for i := range p.ne {
 			of[p.e0+i-w0] = PolyID(id)
 		}
 	}
+	// The portals of the window before and after: those with an end
+	// outside it are in both.
 	oldPorts, newPorts := 0, 0
-	for e := w0; e < oE[min(b1+2, ny)]; e++ {
+	for e := w0; e < oE[min(b1+2, nt.ny)]; e++ {
 		if m.enb[e] >= 0 {
 			oldPorts++
 		}
 	}
 	for e := w0; e < wEnd; e++ {
 		switch tw := s.twin[e-w0]; {
-		case tw == -2 && e < oE[b0]: // kept, in the row above the band
-			nm.enb[e], nm.etwin[e] = m.enb[e], m.etwin[e]
-		case tw == -2: // kept, in the row below it
-			nb := m.enb[e-dE]
-			if nb >= 0 {
-				nb += PolyID(dP)
-			}
-			nm.enb[e], nm.etwin[e] = nb, m.etwin[e-dE]
+		case tw == -2:
+			keep(e)
 		case tw >= 0:
 			nb := of[tw-w0]
 			nm.enb[e], nm.etwin[e] = nb, tw-nm.polys[nb].e0
@@ -223,22 +268,20 @@ func (m *Mesh) splice(nt *tiling, r0, r1 int, walk []uint64) *Mesh {
 		}
 	}
 	nm.nport = m.nport + (newPorts-oldPorts)/2
+}
 
+// corners sets which of nm's vertices are corners of the walls: those of
+// m outside the band, the band's found again.
+func (sp *splicing) corners() {
+	m, nm := sp.m, sp.nm
+	oV, nV := sp.ot.rowVert, sp.nt.rowVert
+	b0, b1 := sp.b0, sp.b1
 	nm.reflex = make([]bool, len(nm.verts))
 	copy(nm.reflex, m.reflex[:oV[b0]])
-	for v := oV[b0]; v < nt.rowVert[b1+1]; v++ {
+	for v := oV[b0]; v < nV[b1+1]; v++ {
 		nm.reflex[v] = nm.gridCorner(nm.verts[v])
 	}
-	copy(nm.reflex[nt.rowVert[b1+1]:], m.reflex[oV[b1+1]:])
-	ox, ok := m.loc.(*polyIndex)
-	if !ok {
-		nm.finishTiled()
-		return nm
-	}
-	nm.label()
-	nm.loc = spliceIndex(ox, ot, nt, b0, b1)
-	nm.areaCorners()
-	return nm
+	copy(nm.reflex[nV[b1+1]:], m.reflex[oV[b1+1]:])
 }
 
 // spliceIndex returns the point index of the mesh that splice makes from
