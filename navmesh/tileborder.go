@@ -123,14 +123,14 @@ func dropVertices(pos []mgl64.Vec2, tris [][3]int32, vs []int32) [][3]int32 {
 		if ring[len(ring)-1] == p0 || len(ring) != len(fan)+1 {
 			continue
 		}
-		cut, err := tri.Ears(tri.Input{Pos: pos, Polygons: []tri.Polygon{{Outer: ring}}})
-		if err != nil || len(cut.Tris) != len(ring)-2 {
+		cut, err := tri.EarTriangles(tri.Input{Pos: pos, Polygons: []tri.Polygon{{Outer: ring}}})
+		if err != nil || len(cut) != len(ring)-2 {
 			continue
 		}
 		for _, t := range fan {
 			dead[t] = true
 		}
-		for _, tr := range cut.Tris {
+		for _, tr := range cut {
 			t := int32(len(tris))
 			tris = append(tris, tr)
 			dead = append(dead, false)

@@ -120,14 +120,26 @@ func Triangulate(in Input) (Triangles, error) {
 // polygon (see clip for the method and its cost), and pairs their edges.
 // A failure is an [*Error] naming the polygon.
 func Ears(in Input) (Triangles, error) {
+	tris, err := EarTriangles(in)
+	if err != nil {
+		return Triangles{}, err
+	}
+	return Triangles{Tris: tris, Adj: Neighbors(len(in.Pos), tris)}, nil
+}
+
+// EarTriangles is [Ears] without the pairing of the edges: the triangles
+// alone. Pairing costs O(len(in.Pos)) however small the polygons, so a
+// caller that cuts many small rings among many positions, and needs no
+// adjacency, saves that.
+func EarTriangles(in Input) ([][3]int32, error) {
 	var tris [][3]int32
 	for i, pg := range in.Polygons {
 		var err error
 		if tris, err = clip(tris, in.Pos, pg, in.Options); err != nil {
-			return Triangles{}, &Error{Polygon: i, Problem: err.Error()}
+			return nil, &Error{Polygon: i, Problem: err.Error()}
 		}
 	}
-	return Triangles{Tris: tris, Adj: Neighbors(len(in.Pos), tris)}, nil
+	return tris, nil
 }
 
 // Delaunay flips t, on the positions pos, into the constrained Delaunay
