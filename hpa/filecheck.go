@@ -14,6 +14,7 @@ import (
 
 	"github.com/cairn-nav/cairn/core"
 	"github.com/cairn-nav/cairn/grid"
+	"github.com/cairn-nav/cairn/internal/parallel"
 	"github.com/cairn-nav/cairn/internal/unionfind"
 )
 
@@ -79,7 +80,7 @@ func (h *Graph) shape(ts []transition) *shape {
 		s.inter[a] |= 1 << grid.StepDir(t.b.Sub(t.a))
 		s.inter[b] |= 1 << grid.StepDir(t.a.Sub(t.b))
 	}
-	forEachCluster(h.ncx*h.ncy, func() *runs { return &runs{} }, func(rs *runs, c int32) { rs.groups(h, s, c) })
+	parallel.ForEach(h.ncx*h.ncy, func() *runs { return &runs{} }, func(rs *runs, c int32) { rs.groups(h, s, c) })
 	return s
 }
 

@@ -2,6 +2,8 @@ package hpa
 
 import (
 	"sync"
+
+	"github.com/cairn-nav/cairn/internal/parallel"
 )
 
 // FillTables fills the table of every cluster above the first (the
@@ -17,7 +19,7 @@ func (h *Graph) FillTables() {
 	h.mu.RLock()
 	defer h.mu.RUnlock()
 	for l := 2; l <= h.Levels(); l++ {
-		forEachCluster(len(h.levels[l-2].cm), func() *clusterAPSP { return &clusterAPSP{} }, func(a *clusterAPSP, c int32) {
+		parallel.ForEach(len(h.levels[l-2].cm), func() *clusterAPSP { return &clusterAPSP{} }, func(a *clusterAPSP, c int32) {
 			h.endTable(a, l, c)
 		})
 	}
@@ -50,7 +52,7 @@ func (h *Graph) FillPaths() error {
 		if l > 1 {
 			n = len(h.levels[l-2].cm)
 		}
-		forEachCluster(n, func() *Searcher { return NewSearcher(h) }, func(sr *Searcher, c int32) {
+		parallel.ForEach(n, func() *Searcher { return NewSearcher(h) }, func(sr *Searcher, c int32) {
 			if err := sr.fillCluster(l, c); err != nil {
 				fail(err)
 			}

@@ -51,6 +51,7 @@ import (
 
 	"github.com/cairn-nav/cairn/core"
 	"github.com/cairn-nav/cairn/grid"
+	"github.com/cairn-nav/cairn/internal/parallel"
 )
 
 // ErrStale is the error of a query on a graph whose grid has been edited
@@ -457,7 +458,7 @@ func (h *Graph) intraEdges(progress func(done, total int)) [][]intraEdge {
 		cl  *clusterSearch
 		buf []intraEdge
 	}
-	forEachCluster(nc, func() *scratch { return &scratch{cl: newClusterSearch(h)} }, func(s *scratch, c int32) {
+	parallel.ForEach(nc, func() *scratch { return &scratch{cl: newClusterSearch(h)} }, func(s *scratch, c int32) {
 		if s.buf = s.cl.connect(s.buf[:0], c); len(s.buf) > 0 {
 			out[c] = slices.Clone(s.buf)
 		}

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/cairn-nav/cairn/core"
+	"github.com/cairn-nav/cairn/internal/parallel"
 )
 
 // Higher levels (Botea et al.'s multi-level hierarchy). Level 1 is the graph
@@ -148,7 +149,7 @@ func (h *Graph) buildLevel(l int) level {
 	// each level-l cluster.
 	intra := make([][]intraEdge, len(members))
 	newScratch := func() *levelScratch { return h.newLevelScratch(l) }
-	forEachCluster(len(members), newScratch, func(sc *levelScratch, c int32) {
+	parallel.ForEach(len(members), newScratch, func(sc *levelScratch, c int32) {
 		if len(members[c]) >= 2 {
 			sc.buf = sc.levelIntra(sc.buf[:0], c, members[c])
 			intra[c] = slices.Clone(sc.buf)

@@ -1,37 +1,8 @@
 package hpa
 
 import (
-	"runtime"
-	"sync"
-	"sync/atomic"
-
 	"github.com/cairn-nav/cairn/core"
 )
-
-// workers returns the number of goroutines for n jobs.
-func workers(n int) int { return max(1, min(runtime.GOMAXPROCS(0), n)) }
-
-// forEachCluster calls do for each of the clusters 0 to n−1, on
-// runtime.GOMAXPROCS goroutines that take the next cluster as they finish
-// one. Each goroutine makes its own scratch with scratch, and passes it to
-// every do it runs. It returns when every cluster is done.
-func forEachCluster[S any](n int, scratch func() S, do func(s S, c int32)) {
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range workers(n) {
-		wg.Go(func() {
-			s := scratch()
-			for {
-				c := next.Add(1) - 1
-				if c >= int64(n) {
-					return
-				}
-				do(s, int32(c))
-			}
-		})
-	}
-	wg.Wait()
-}
 
 // halfEdge is an edge out of node from.
 type halfEdge struct {

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/cairn-nav/cairn/grid"
+	"github.com/cairn-nav/cairn/internal/parallel"
 	"github.com/cairn-nav/cairn/navmesh/internal/bucket"
 	"github.com/cairn-nav/cairn/navmesh/internal/geom"
 	"github.com/cairn-nav/cairn/navmesh/internal/tri"
@@ -148,12 +149,12 @@ func tiled(g *grid.Grid, opt Options) *Mesh {
 		m.finishRects()
 		return m
 	}
+	// The tiles are meshed from their own cells alone: on GOMAXPROCS
+	// goroutines, each writing its own tiles.
 	t.tiles = make([]tilePolys, t.nx*t.ny)
-	for ty := range t.ny {
-		for tx := range t.nx {
-			t.tiles[ty*t.nx+tx] = buildTile(g, t.tileRect(tx, ty, w, h))
-		}
-	}
+	parallel.ForEach(len(t.tiles), func() struct{} { return struct{}{} }, func(_ struct{}, k int32) {
+		t.tiles[k] = buildTile(g, t.tileRect(int(k)%t.nx, int(k)/t.nx, w, h))
+	})
 	walk := make([]uint64, (w*h+63)/64)
 	for y := range h {
 		for x := range w {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"image"
 	"math"
+	"runtime"
 	"slices"
 	"testing"
 
@@ -246,5 +247,28 @@ func TestTiledMovingAI(t *testing.T) {
 				t.Fatalf("tile %d scenario %d %v→%v: length %v, untiled %v, %v\npath %v", size, i, sc.Start, sc.Goal, length, want.Length, err, path)
 			}
 		}
+	}
+}
+
+// TestTiledConcurrentBuild checks that a tiled mesh built with its tiles on
+// several goroutines writes the same bytes as one built on a single one
+// (run under -race by CI).
+func TestTiledConcurrentBuild(t *testing.T) {
+	g := testmap.Random(3, 150, 110, 0.25, grid.Options{})
+	opt := navmesh.Options{TileSize: 16}
+	prev := runtime.GOMAXPROCS(1)
+	one, err := navmesh.FromGrid(g, opt)
+	runtime.GOMAXPROCS(max(prev, 4))
+	if err != nil {
+		runtime.GOMAXPROCS(prev)
+		t.Fatal(err)
+	}
+	many, err := navmesh.FromGrid(g, opt)
+	runtime.GOMAXPROCS(prev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(encodeMesh(t, one, g), encodeMesh(t, many, g)) {
+		t.Fatal("the mesh built on several goroutines writes other bytes than the one built on one")
 	}
 }
