@@ -133,6 +133,9 @@ func FuzzRead(f *testing.F) {
 			if um.NumPolys() != fm.NumPolys() || um.NumPortals() != fm.NumPortals() {
 				t.Fatalf("tiles of %d: the update has %d polygons and %d portals, a fresh build %d and %d", size, um.NumPolys(), um.NumPortals(), fm.NumPolys(), fm.NumPortals())
 			}
+			if fm.NumPolys() > 0 && !bytes.Equal(encodeMesh(t, um, eg), encodeMesh(t, fm, eg)) {
+				t.Fatalf("tiles of %d: the update writes other bytes than a fresh build", size)
+			}
 		}
 		if m.NumPolys() == 0 {
 			return

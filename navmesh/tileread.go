@@ -105,9 +105,10 @@ func (m *Mesh) retile(g *grid.Grid, size int) error {
 	if err := sameStitch(m, s); err != nil {
 		return err
 	}
-	if !slices.Equal(m.ev, s.ev) || !slices.Equal(m.verts, s.verts) {
-		// The same polygons, numbered otherwise: Update stitches the
-		// whole mesh again rather than splice rows into it.
+	if !slices.Equal(m.ev, s.ev) || !slices.Equal(m.verts, s.verts) || !slices.Equal(m.area, s.area) {
+		// The same polygons, numbered otherwise or with other areas than
+		// the map's tiles give: Update stitches the whole mesh again
+		// rather than splice rows of its tiles into the file's arrays.
 		t.rowPoly, t.rowEdge, t.rowVert = nil, nil, nil
 	}
 	m.tiles = t
