@@ -60,10 +60,16 @@ type rect struct{ x0, y0, x1, y1 int32 }
 // It costs O(width·height) time and memory for the rectangles, and for the
 // convex polygons O(n log n) more in the n rectangle corners (plus the
 // Delaunay flips, linear on typical maps); BenchmarkFromGrid measures it on
-// Moving AI maps.
+// Moving AI maps. It holds g's read lock ([grid.Grid.RLock]) while it reads
+// g, so a [grid.Grid.SetCells] on another goroutine waits for it; the
+// caller must not hold that lock itself.
 func FromGrid(g *grid.Grid, opt Options) (*Mesh, error) {
 	if err := checkTileSize(opt); err != nil {
 		return nil, err
+	}
+	if g != nil {
+		g.RLock() // one version of the grid throughout
+		defer g.RUnlock()
 	}
 	if g != nil && opt.Radius > 0 && !opt.Rectangles {
 		if err := checkRadius(opt.Radius); err != nil {

@@ -35,8 +35,10 @@ import (
 //
 // It returns an error for a mesh that is not tiled (or that [ReadFor]
 // read without Options.TileSize), a nil grid, or one of another size.
-// It is safe for concurrent use, as it only reads m, but g must not change
-// during the call.
+// It is safe for concurrent use, as it only reads m, and it holds g's read
+// lock ([grid.Grid.RLock]) while it reads g, so it may run on a goroutine
+// of its own while the game edits g: a [grid.Grid.SetCells] waits for it,
+// and queries on m go on. The caller must not hold g's read lock itself.
 func (m *Mesh) Update(g *grid.Grid, changed image.Rectangle) (*Mesh, error) {
 	t := m.tiles
 	switch {
@@ -51,6 +53,8 @@ func (m *Mesh) Update(g *grid.Grid, changed image.Rectangle) (*Mesh, error) {
 	if changed.Empty() {
 		return m, nil
 	}
+	g.RLock()
+	defer g.RUnlock()
 	walk := slices.Clone(m.walk)
 	for y := changed.Min.Y; y < changed.Max.Y; y++ {
 		for x := changed.Min.X; x < changed.Max.X; x++ {

@@ -7,6 +7,8 @@ import (
 	"image"
 	"math"
 	"slices"
+	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/cairn-nav/cairn/grid"
@@ -208,5 +210,66 @@ func BenchmarkUpdate(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestUpdateConcurrentEdits runs Update on a goroutine of its own while
+// another edits the grid in place, as a game that updates its mesh in the
+// background would (run under -race by CI: Update holds the grid's read
+// lock, so SetCells waits for it). Queries run on the meshes meanwhile.
+// Once the edits stop, one more Update gives a fresh build's bytes.
+func TestUpdateConcurrentEdits(t *testing.T) {
+	g := copyGrid(t, testmap.Random(5, 60, 40, 0.1, grid.Options{}))
+	opt := navmesh.Options{TileSize: 8}
+	m := tiledMesh(t, g, 8)
+	wall := image.Rect(20, 5, 22, 30)
+	var cur atomic.Pointer[navmesh.Mesh]
+	cur.Store(m)
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	var pairs [][2]image.Point // free cells away from the wall
+	for _, p := range testmap.RandomPairs(testmap.NewRand(5), g, 40) {
+		if near := wall.Inset(-1); !p[0].In(near) && !p[1].In(near) {
+			pairs = append(pairs, p)
+		}
+	}
+	centre := func(p image.Point) mgl64.Vec2 { return mgl64.Vec2{float64(p.X) + 0.5, float64(p.Y) + 0.5} }
+	wg.Go(func() { // the game: edits, and queries on the current mesh
+		defer close(done)
+		for i := range 40 {
+			g.SetCells(wall, i%2 == 1)
+			p := pairs[i%len(pairs)]
+			if _, _, err := navmesh.NewSearcher(cur.Load()).AppendPath(nil, centre(p[0]), centre(p[1]), navmesh.Query{}); err != nil {
+				t.Error(err)
+				return
+			}
+		}
+	})
+	wg.Go(func() { // the background updater
+		for {
+			select {
+			case <-done:
+				return
+			default:
+			}
+			um, err := cur.Load().Update(g, wall)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			cur.Store(um)
+		}
+	})
+	wg.Wait()
+	um, err := cur.Load().Update(g, wall)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fm, err := navmesh.FromGrid(g, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(encodeMesh(t, um, g), encodeMesh(t, fm, g)) {
+		t.Fatal("after the edits, Update's mesh writes other bytes than FromGrid's")
 	}
 }
