@@ -256,10 +256,15 @@ func Read(r io.Reader) (*Mesh, error) {
 // its tiles from its polygons and the grid and checks that stitching them
 // gives the mesh read (a *FormatError otherwise), which costs about one
 // Update's stitching of all the tiles; [Mesh.Update] can then edit it as
-// it edits a mesh FromGrid built.
+// it edits a mesh FromGrid built. Like FromGrid, it holds g's read lock
+// while it reads g.
 func ReadFor(r io.Reader, g *grid.Grid, opt Options) (*Mesh, error) {
 	if err := checkTileSize(opt); err != nil {
 		return nil, err
+	}
+	if g != nil {
+		g.RLock()
+		defer g.RUnlock()
 	}
 	if g != nil && opt.Radius > 0 && !opt.Rectangles {
 		if err := checkRadius(opt.Radius); err != nil {
