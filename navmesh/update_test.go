@@ -13,6 +13,7 @@ import (
 
 	"github.com/cairn-nav/cairn/grid"
 	"github.com/cairn-nav/cairn/internal/testmap"
+	"github.com/cairn-nav/cairn/mapgen"
 	"github.com/cairn-nav/cairn/navmesh"
 	"github.com/go-gl/mathgl/mgl64"
 )
@@ -211,6 +212,57 @@ func BenchmarkUpdate(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkUpdateWorld times Update on the 4096² demo world of mapgen
+// (seed 0, as `mapgen world -size 4096` makes it) in tiles of 64, after a
+// wall of 12×1 or 1×12 cells put up at a random place where all its cells
+// are free, then taken down again: one op is one Update. The build, some
+// seconds, is not timed.
+func BenchmarkUpdateWorld(b *testing.B) {
+	g, err := mapgen.World(mapgen.WorldOptions{Width: 4096, Height: 4096})
+	if err != nil {
+		b.Fatal(err)
+	}
+	m := tiledMesh(b, g, 64)
+	r := testmap.NewRand(1)
+	var wall image.Rectangle
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		if i%2 == 0 { // a new wall where every cell is free
+			b.StopTimer()
+			for {
+				p := image.Pt(r.IntN(4096-12), r.IntN(4096-12))
+				wall = image.Rectangle{Min: p, Max: p.Add(image.Pt(12, 1))}
+				if r.IntN(2) == 0 {
+					wall.Max = p.Add(image.Pt(1, 12))
+				}
+				if allFree(g, wall) {
+					break
+				}
+			}
+			b.StartTimer()
+		}
+		g.SetCells(wall, i%2 == 1)
+		i++
+		if m, err = m.Update(g, wall); err != nil || m.NumPolys() == 0 {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(m.NumPolys()), "polygons")
+}
+
+// allFree reports whether every cell of r is free in g.
+func allFree(g *grid.Grid, r image.Rectangle) bool {
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			if !g.Passable(image.Pt(x, y)) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // TestUpdateConcurrentEdits runs Update on a goroutine of its own while
