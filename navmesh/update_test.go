@@ -238,7 +238,7 @@ func BenchmarkUpdateWorld(b *testing.B) {
 				if r.IntN(2) == 0 {
 					wall.Max = p.Add(image.Pt(1, 12))
 				}
-				if allFree(g, wall) {
+				if testmap.AllFree(g, wall) {
 					break
 				}
 			}
@@ -251,18 +251,6 @@ func BenchmarkUpdateWorld(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(m.NumPolys()), "polygons")
-}
-
-// allFree reports whether every cell of r is free in g.
-func allFree(g *grid.Grid, r image.Rectangle) bool {
-	for y := r.Min.Y; y < r.Max.Y; y++ {
-		for x := r.Min.X; x < r.Max.X; x++ {
-			if !g.Passable(image.Pt(x, y)) {
-				return false
-			}
-		}
-	}
-	return true
 }
 
 // TestUpdateConcurrentEdits runs Update on a goroutine of its own while

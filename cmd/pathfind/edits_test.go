@@ -11,6 +11,7 @@ import (
 
 	"github.com/cairn-nav/cairn/grid"
 	"github.com/cairn-nav/cairn/hpa"
+	"github.com/cairn-nav/cairn/internal/testmap"
 	"github.com/cairn-nav/cairn/mapgen"
 )
 
@@ -261,7 +262,7 @@ func TestPlaceWalls(t *testing.T) {
 					t.Errorf("wall %d: got %v, want %v, centred on %v", i, r, want, c)
 				case k > 1 && (vertical && dx < dy || !vertical && dx > dy):
 					t.Errorf("wall %d: %v along the path's step %v at %v", i, r, d, c)
-				case !r.In(g.Bounds()) || !allCellsFree(g, r):
+				case !r.In(g.Bounds()) || !testmap.AllFree(g, r):
 					t.Errorf("wall %d: %v is not all free cells of the map", i, r)
 				case i > 0 && r.Overlaps(walls[i-1].rect):
 					t.Errorf("wall %d: %v overlaps the wall before, %v", i, r, walls[i-1].rect)
@@ -280,17 +281,6 @@ func TestPlaceWalls(t *testing.T) {
 
 // clampStart is where a run of k cells centred on c starts in [0, n).
 func clampStart(c, k, n int) int { return min(max(c-k/2, 0), n-k) }
-
-func allCellsFree(g *grid.Grid, r image.Rectangle) bool {
-	for y := r.Min.Y; y < r.Max.Y; y++ {
-		for x := r.Min.X; x < r.Max.X; x++ {
-			if !g.Passable(image.Pt(x, y)) {
-				return false
-			}
-		}
-	}
-	return true
-}
 
 // drawWall draws the cells around a placed wall.
 func drawWall(g *grid.Grid, w placedWall) string {

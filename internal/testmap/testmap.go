@@ -163,6 +163,19 @@ func cellSet(ps []image.Point) []image.Point {
 	return slices.Compact(s)
 }
 
+// AllFree reports whether every cell of r is free in g (true for an empty
+// r); r must lie inside g.
+func AllFree(g *grid.Grid, r image.Rectangle) bool {
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			if !g.Passable(image.Pt(x, y)) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // FreeCells returns the free cells of g in row-major order.
 func FreeCells(g *grid.Grid) []image.Point {
 	var ps []image.Point
