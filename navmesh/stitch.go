@@ -184,10 +184,7 @@ func (s *stitcher) emitRows(r0, r1 int) {
 // grid without free cells gives the empty mesh of rectangles, as FromGrid
 // does.
 func (t *tiling) mesh(w, h int, walk []uint64) *Mesh {
-	nc := 0
-	for _, tp := range t.tiles {
-		nc += len(tp.corner)
-	}
+	nc := t.corners()
 	t.rowPoly, t.rowEdge, t.rowVert = nil, nil, nil
 	if nc == 0 {
 		m := &Mesh{kind: rectMesh, w: w, h: h, walk: walk, loc: newCellIndex(w, h), tiles: t}
@@ -212,6 +209,16 @@ func (t *tiling) mesh(w, h int, walk []uint64) *Mesh {
 	}
 	m.finishTiled()
 	return m
+}
+
+// corners counts the corners of the tiles' polygons: 0 when no tile has
+// a polygon.
+func (t *tiling) corners() int {
+	n := 0
+	for _, tp := range t.tiles {
+		n += len(tp.corner)
+	}
+	return n
 }
 
 // finishTiled makes the tiled mesh m of convex polygons, whose polygons,

@@ -72,20 +72,10 @@ func (m *Mesh) Update(g *grid.Grid, changed image.Rectangle) (*Mesh, error) {
 			nt.tiles[ty*t.nx+tx] = buildTile(g, t.tileRect(tx, ty, m.w, m.h))
 		}
 	}
-	if m.kind != convexGridMesh || t.rowPoly == nil || !nt.hasCorners() {
+	if m.kind != convexGridMesh || t.rowPoly == nil || nt.corners() == 0 {
 		return nt.mesh(m.w, m.h, walk), nil
 	}
 	return m.splice(nt, r0, r1, walk), nil
-}
-
-// hasCorners reports whether some tile has a polygon.
-func (t *tiling) hasCorners() bool {
-	for _, tp := range t.tiles {
-		if len(tp.corner) > 0 {
-			return true
-		}
-	}
-	return false
 }
 
 // splice returns the stitch of the tiles nt, those of m's but for the
