@@ -44,6 +44,7 @@ func FuzzReadClasses(f *testing.F) {
 		func(b []byte) { le.PutUint64(b[vf.graphAt(0)-8:], 1<<40) },
 		func(b []byte) { le.PutUint32(b[vf.graphAt(1)+28:], 3) },
 		func(b []byte) { le.PutUint32(b[vf.graphAt(2)+48:], 2) },
+		func(b []byte) { le.PutUint32(b[vf.graphAt(1)+52:], 2) }, // another level factor
 	} {
 		b := bytes.Clone(valid)
 		edit(b)

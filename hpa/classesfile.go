@@ -291,16 +291,17 @@ func ReadClasses(r io.Reader, name string, g *grid.Grid) (*Classes, error) {
 			return nil, ferr(graphAt[i]+int64(len(graphs[i])-br.Len()), "class %d's graph ends %d bytes before the %d its length says", i, br.Len(), len(graphs[i]))
 		}
 		c.cls[i].h = h
-		if o, o0 := h.Options(), c.cls[0].h.Options(); o.ClusterSize != o0.ClusterSize || o.MaxEntrance != o0.MaxEntrance || o.Levels != o0.Levels {
-			at := int64(28) // the first field that differs
-			if o.ClusterSize == o0.ClusterSize {
-				at = 32
-				if o.MaxEntrance == o0.MaxEntrance {
-					at = 48
-				}
+		o, o0 := h.Options(), c.cls[0].h.Options()
+		// The header fields that must agree, and where they are.
+		fields := [...]struct {
+			at   int64
+			a, b int
+		}{{28, o.ClusterSize, o0.ClusterSize}, {32, o.MaxEntrance, o0.MaxEntrance}, {48, o.Levels, o0.Levels}, {52, o.LevelFactor, o0.LevelFactor}}
+		for _, f := range fields {
+			if f.a != f.b {
+				return nil, ferr(graphAt[i]+f.at, "class %d's graph has clusters of %d, entrances split above %d, %d levels and a level factor of %d, class 0's %d, %d, %d and %d: want the same",
+					i, o.ClusterSize, o.MaxEntrance, o.Levels, o.LevelFactor, o0.ClusterSize, o0.MaxEntrance, o0.Levels, o0.LevelFactor)
 			}
-			return nil, ferr(graphAt[i]+at, "class %d's graph has clusters of %d, entrances split above %d and %d levels, class 0's %d, %d and %d: want the same",
-				i, o.ClusterSize, o.MaxEntrance, o.Levels, o0.ClusterSize, o0.MaxEntrance, o0.Levels)
 		}
 	}
 	return c, nil

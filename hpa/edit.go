@@ -67,7 +67,7 @@ func (h *Graph) Update(edited *grid.Grid, changed image.Rectangle) (*Graph, erro
 // them).
 func (h *Graph) clone(g *grid.Grid) *Graph {
 	n := &Graph{
-		g: g, version: g.Version(), w: h.w, h: h.h, cs: h.cs, me: h.me, ncx: h.ncx, ncy: h.ncy,
+		g: g, version: g.Version(), w: h.w, h: h.h, cs: h.cs, me: h.me, lf: h.lf, ncx: h.ncx, ncy: h.ncy,
 		lsides: h.lsides, lncx: h.lncx, costs: h.costs, four: h.four,
 		nodes: slices.Clone(h.nodes), adj: slices.Clone(h.adj), cnodes: slices.Clone(h.cnodes),
 		cpaths: make([]atomic.Pointer[clusterPaths], len(h.cpaths)),

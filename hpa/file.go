@@ -13,12 +13,12 @@ import (
 	"github.com/cairn-nav/cairn/internal/binfile"
 )
 
-// This file writes a [Graph] to a binary file and reads it back. Version 2
+// This file writes a [Graph] to a binary file and reads it back. Version 3
 // of the format, all integers little-endian:
 //
 //	offset  size  field
 //	     0     8  magic "CAIRNHPA"
-//	     8     4  version, uint32 = 2
+//	     8     4  version, uint32 = 3
 //	    12     8  grid fingerprint, uint64 (see Fingerprint)
 //	    20     4  grid width, uint32
 //	    24     4  grid height, uint32
@@ -28,10 +28,11 @@ import (
 //	    40     4  N, the number of abstract nodes, uint32
 //	    44     4  E, the number of directed level-1 edges, uint32
 //	    48     4  levels, uint32 (1 to MaxLevels)
-//	    52    8N  nodes in ID order: x, y uint32 (sorted by cluster, row,
+//	    52     4  level factor, uint32 (2 to MaxLevelFactor)
+//	    56    8N  nodes in ID order: x, y uint32 (sorted by cluster, row,
 //	              column)
-//	 52+8N    4N  out-degree of each node, uint32
-//	52+12N   12E  edges grouped by source node: target uint32, cost float64
+//	 56+8N    4N  out-degree of each node, uint32
+//	56+12N   12E  edges grouped by source node: target uint32, cost float64
 //	              (IEEE 754 bits); a node's edges to other clusters come
 //	              first, then those inside its own by increasing target
 //	  end−4    4  CRC-32C (Castagnoli) of every byte before it
@@ -43,8 +44,8 @@ import (
 
 const (
 	fileMagic   = "CAIRNHPA"
-	fileVersion = 2
-	headerSize  = 52
+	fileVersion = 3
+	headerSize  = 56
 	nodeSize    = 8
 	degreeSize  = 4
 	edgeSize    = 12
@@ -118,7 +119,7 @@ func b2u8(b bool) uint8 {
 	return 0
 }
 
-// WriteTo writes h to w in Cairn's binary graph format, version 2, and
+// WriteTo writes h to w in Cairn's binary graph format, version 3, and
 // returns the number of bytes written. The file holds the nodes, edges and
 // options but not the grid: [Read] needs the same grid, which the file's
 // fingerprint identifies. The size is 56 + 12·nodes + 12·edges bytes, edges
@@ -154,6 +155,7 @@ func (h *Graph) WriteTo(w io.Writer) (int64, error) {
 	e.U32(uint32(h.nlive))
 	e.U32(uint32(h.nedges))
 	e.U32(uint32(h.Levels()))
+	e.U32(uint32(h.lf))
 	for _, id := range order {
 		e.U32(uint32(h.nodes[id].x))
 		e.U32(uint32(h.nodes[id].y))
@@ -259,6 +261,10 @@ func Read(r io.Reader, g *grid.Grid) (*Graph, error) {
 	if levels < 1 || levels > MaxLevels {
 		return nil, &FormatError{48, fmt.Sprintf("%d levels, want 1 to %d", levels, MaxLevels)}
 	}
+	lf := le.Uint32(hdr[52:])
+	if lf < 2 || lf > MaxLevelFactor {
+		return nil, &FormatError{52, fmt.Sprintf("level factor %d, want 2 to %d", lf, MaxLevelFactor)}
+	}
 
 	// Read everything, check the sum, then check the content, so that a
 	// damaged file reads as such rather than as some odd graph.
@@ -292,7 +298,7 @@ func Read(r io.Reader, g *grid.Grid) (*Graph, error) {
 
 	// The content against what a build of g makes: the transitions (nodes
 	// and entrances) exactly, then each node's edges.
-	hg := newGraph(g, cs, me)
+	hg := newGraph(g, cs, me, int(lf))
 	ts := hg.findTransitions(me)
 	hg.makeNodes(ts)
 	if err := hg.checkNodes(nodes); err != nil {

@@ -32,7 +32,7 @@ func encode(t testing.TB, hg *hpa.Graph) []byte {
 		t.Fatal(err)
 	}
 	st := hg.Stats()
-	if want := 56 + 12*st.Nodes + 12*st.Edges; n != int64(buf.Len()) || buf.Len() != want {
+	if want := 60 + 12*st.Nodes + 12*st.Edges; n != int64(buf.Len()) || buf.Len() != want {
 		t.Fatalf("WriteTo returned %d and wrote %d bytes, want %d", n, buf.Len(), want)
 	}
 	return buf.Bytes()
@@ -66,8 +66,9 @@ func TestRoundTrip(t *testing.T) {
 		{"walls only", testmap.Random(5, 20, 20, 1, grid.Options{})},
 	}
 	for _, gc := range grids {
-		for _, opt := range []hpa.Options{{}, {ClusterSize: 1, MaxEntrance: 1}, {ClusterSize: 5, MaxEntrance: 2}, {ClusterSize: 8}, {ClusterSize: 200}} {
-			t.Run(fmt.Sprintf("%s/cluster%d/entrance%d", gc.name, opt.ClusterSize, opt.MaxEntrance), func(t *testing.T) {
+		for _, opt := range []hpa.Options{{}, {ClusterSize: 1, MaxEntrance: 1}, {ClusterSize: 5, MaxEntrance: 2}, {ClusterSize: 8}, {ClusterSize: 200},
+			{ClusterSize: 4, Levels: 3, LevelFactor: 2}, {ClusterSize: 3, LevelFactor: 3}} {
+			t.Run(fmt.Sprintf("%s/cluster%d/entrance%d/factor%d", gc.name, opt.ClusterSize, opt.MaxEntrance, opt.LevelFactor), func(t *testing.T) {
 				hg, err := hpa.Build(gc.g, opt)
 				if err != nil {
 					t.Fatal(err)
@@ -78,7 +79,7 @@ func TestRoundTrip(t *testing.T) {
 					t.Fatal(err)
 				}
 				ro, ho := rg.Options(), hg.Options()
-				if rg.Stats() != hg.Stats() || ro.ClusterSize != ho.ClusterSize || ro.MaxEntrance != ho.MaxEntrance || rg.Grid() != gc.g {
+				if rg.Stats() != hg.Stats() || ro.ClusterSize != ho.ClusterSize || ro.MaxEntrance != ho.MaxEntrance || ro.Levels != ho.Levels || ro.LevelFactor != ho.LevelFactor || rg.Grid() != gc.g {
 					t.Errorf("read %+v %+v, built %+v %+v", rg.Stats(), rg.Options(), hg.Stats(), hg.Options())
 				}
 				if again := encode(t, rg); !bytes.Equal(again, b) {
@@ -162,9 +163,9 @@ func newLayout(b []byte) *layout {
 	return &layout{b: b, w: int(le.Uint32(b[20:])), cs: int(le.Uint32(b[28:])), n: int(le.Uint32(b[40:])), m: int(le.Uint32(b[44:]))}
 }
 
-func (l *layout) nodeAt(i int) int   { return 52 + 8*i }
-func (l *layout) degreeAt(i int) int { return 52 + 8*l.n + 4*i }
-func (l *layout) edgeAt(i int) int   { return 52 + 12*l.n + 12*i }
+func (l *layout) nodeAt(i int) int   { return 56 + 8*i }
+func (l *layout) degreeAt(i int) int { return 56 + 8*l.n + 4*i }
+func (l *layout) edgeAt(i int) int   { return 56 + 12*l.n + 12*i }
 
 func (l *layout) cell(i int) image.Point {
 	o := l.nodeAt(i)
@@ -233,10 +234,12 @@ func TestReadErrors(t *testing.T) {
 		{"png", g, func(l *layout) []byte { return []byte("\x89PNG\r\n\x1a\n....") }, false, at(0), `not a graph file: it starts "\x89PNG\r\n\x1a\n"`},
 		{"short other", g, func(l *layout) []byte { return []byte("GIF") }, false, at(0), `not a graph file: it starts "GIF"`},
 		{"magic", g, func(l *layout) []byte { l.b[7] = 'B'; return l.b }, true, at(0), "not a graph file"},
-		{"version 1", g, func(l *layout) []byte { l.put32(8, 1); return l.b }, true, at(8), "unknown version 1, want 2"},
-		{"version 0", g, func(l *layout) []byte { l.put32(8, 0); return l.b }, true, at(8), "unknown version 0, want 2"},
+		{"version 2", g, func(l *layout) []byte { l.put32(8, 2); return l.b }, true, at(8), "unknown version 2, want 3"},
+		{"version 0", g, func(l *layout) []byte { l.put32(8, 0); return l.b }, true, at(8), "unknown version 0, want 3"},
 		{"levels 0", g, func(l *layout) []byte { l.put32(48, 0); return l.b }, true, at(48), "0 levels, want 1 to 4"},
 		{"levels 5", g, func(l *layout) []byte { l.put32(48, 5); return l.b }, true, at(48), "5 levels, want 1 to 4"},
+		{"level factor 1", g, func(l *layout) []byte { l.put32(52, 1); return l.b }, true, at(52), "level factor 1, want 2 to 8"},
+		{"level factor 9", g, func(l *layout) []byte { l.put32(52, 9); return l.b }, true, at(52), "level factor 9, want 2 to 8"},
 		{"short header", g, func(l *layout) []byte { return l.b[:30] }, false, at(30), "truncated file: it ends in the header"},
 		{"other map", other, nil, false, at(12), fmt.Sprintf("graph was built for another map: file fingerprint %016x (12×10), map fingerprint %016x (12×10)", fp, hpa.Fingerprint(other))},
 		{"other connectivity", four.Grid, nil, false, at(12), "graph was built for another map"},
@@ -399,9 +402,9 @@ func (w *limitWriter) Write(p []byte) (int, error) {
 func TestReadMemory(t *testing.T) {
 	g := testmap.Random(1, 1024, 1024, 0, grid.Options{})
 	b := []byte("CAIRNHPA")
-	b = binary.LittleEndian.AppendUint32(b, 2)
+	b = binary.LittleEndian.AppendUint32(b, 3)
 	b = binary.LittleEndian.AppendUint64(b, hpa.Fingerprint(g))
-	for _, v := range []uint32{1024, 1024, 16, 6, 1, 262144, 262144 * 67, 1} {
+	for _, v := range []uint32{1024, 1024, 16, 6, 1, 262144, 262144 * 67, 1, 4} {
 		b = binary.LittleEndian.AppendUint32(b, v)
 	}
 	b = append(b, make([]byte, 1000)...)
@@ -556,7 +559,7 @@ func ExampleRead() {
 	fe, ok := errors.AsType[*hpa.FormatError](err)
 	fmt.Println(ok, fe.Offset, strings.HasPrefix(err.Error(), "hpa: graph was built for another map"))
 	// Output:
-	// 920 bytes, {Clusters:8 Entrances:10 Nodes:20 Edges:52}
+	// 924 bytes, {Clusters:8 Entrances:10 Nodes:20 Edges:52}
 	// true 12 true
 }
 
@@ -594,7 +597,7 @@ func TestBuildProgress(t *testing.T) {
 // graphFile is a graph file decoded into records, for tests that change
 // its structure and encode it again.
 type graphFile struct {
-	header []byte // the 52 bytes before the nodes
+	header []byte // the 56 bytes before the nodes
 	nodes  []image.Point
 	edges  [][]fileEdge // per node, in file order
 }
@@ -606,7 +609,7 @@ type fileEdge struct {
 
 func decodeFile(b []byte) *graphFile {
 	l := newLayout(b)
-	f := &graphFile{header: bytes.Clone(b[:52]), edges: make([][]fileEdge, l.n)}
+	f := &graphFile{header: bytes.Clone(b[:56]), edges: make([][]fileEdge, l.n)}
 	for i := range l.n {
 		f.nodes = append(f.nodes, l.cell(i))
 	}
@@ -647,8 +650,8 @@ func (f *graphFile) encode() []byte {
 }
 
 // Offsets in the encoded file.
-func (f *graphFile) nodeAt(i int) int   { return 52 + 8*i }
-func (f *graphFile) degreeAt(i int) int { return 52 + 8*len(f.nodes) + 4*i }
+func (f *graphFile) nodeAt(i int) int   { return 56 + 8*i }
+func (f *graphFile) degreeAt(i int) int { return 56 + 8*len(f.nodes) + 4*i }
 
 // edgeAt returns the offset of the k-th edge of node a.
 func (f *graphFile) edgeAt(a, k int) int {
@@ -656,7 +659,7 @@ func (f *graphFile) edgeAt(a, k int) int {
 	for _, es := range f.edges[:a] {
 		i += len(es)
 	}
-	return 52 + 12*len(f.nodes) + 12*i
+	return 56 + 12*len(f.nodes) + 12*i
 }
 
 func (f *graphFile) cluster(p image.Point) int {

@@ -65,6 +65,10 @@ const (
 	DefaultMaxEntrance = 6
 	// MaxClusterSize is the largest cluster side Build accepts.
 	MaxClusterSize = 1024
+	// DefaultLevelFactor is the level factor of the zero Options.
+	DefaultLevelFactor = 4
+	// MaxLevelFactor is the largest Options.LevelFactor.
+	MaxLevelFactor = 8
 )
 
 // Options tunes how a [Graph] is built. The zero value gives clusters of
@@ -84,6 +88,16 @@ type Options struct {
 	// MaxLevels, which measured fastest on the Moving AI street maps at
 	// 1024² (2 levels) and scaled to 4096² (3 levels).
 	Levels int
+	// LevelFactor is how many clusters of one level, along each axis,
+	// make a cluster of the level above: 2 to MaxLevelFactor, and 0 means
+	// DefaultLevelFactor. It trades queries against updates. A long query
+	// crosses fewer clusters of the top level when they are large, but an
+	// in-place Update searches again the whole top-level cluster that holds
+	// an edit, whose cost grows with the cluster's side. On a 4096² map,
+	// 4 gives three levels and a top level of 512 cells; 2 gives four and
+	// one of 256 cells, whose updates cost about 2.5 times less and whose
+	// long queries about 1.3 times more (the README has the figures).
+	LevelFactor int
 	// Progress, when not nil, is called once per cluster as the
 	// intra-cluster edges are computed, with the clusters done so far and
 	// their total. The calls are serialised (never concurrent, though they
@@ -123,6 +137,7 @@ type Graph struct {
 	w, h     int
 	cs       int // cluster side
 	me       int // max entrance
+	lf       int // level factor
 	ncx, ncy int // clusters per row and column
 	// Per level l (index l), the cluster side and the clusters per row.
 	lsides, lncx [MaxLevels + 1]int
@@ -180,8 +195,12 @@ func (h *Graph) ClusterSize() int { return h.cs }
 // Options returns the options the graph was built with, defaults filled in
 // (and Progress nil).
 func (h *Graph) Options() Options {
-	return Options{ClusterSize: h.cs, MaxEntrance: h.me, Levels: h.Levels()}
+	return Options{ClusterSize: h.cs, MaxEntrance: h.me, Levels: h.Levels(), LevelFactor: h.lf}
 }
+
+// LevelFactor returns how many clusters of one level, along each axis, make
+// a cluster of the level above (see Options.LevelFactor).
+func (h *Graph) LevelFactor() int { return h.lf }
 
 // clusterOf returns the cluster holding cell p.
 func (h *Graph) clusterOf(p image.Point) int32 {
@@ -245,16 +264,20 @@ func Build(g *grid.Grid, opt Options) (*Graph, error) {
 	if me < 1 {
 		return nil, fmt.Errorf("hpa: max entrance %d, want a positive length", opt.MaxEntrance)
 	}
+	lf := cmp.Or(opt.LevelFactor, DefaultLevelFactor)
+	if lf < 2 || lf > MaxLevelFactor {
+		return nil, fmt.Errorf("hpa: level factor %d, want 2 to %d", opt.LevelFactor, MaxLevelFactor)
+	}
 	levels := opt.Levels
 	if levels == 0 {
-		levels = autoLevels(g.Width(), g.Height(), cs)
+		levels = autoLevels(g.Width(), g.Height(), cs, lf)
 	}
 	if levels < 1 || levels > MaxLevels {
 		return nil, fmt.Errorf("hpa: %d levels, want 1 to %d", opt.Levels, MaxLevels)
 	}
 	g.RLock() // one version of the grid throughout
 	defer g.RUnlock()
-	h := newGraph(g, cs, me)
+	h := newGraph(g, cs, me, lf)
 	h.build(levels, opt.Progress)
 	return h, nil
 }
@@ -281,22 +304,22 @@ func (h *Graph) build(levels int, progress func(done, total int)) {
 
 // autoLevels returns the number of levels after which the top level has at
 // most 64 clusters.
-func autoLevels(w, h, cs int) int {
+func autoLevels(w, h, cs, lf int) int {
 	l, side := 1, cs
 	for l < MaxLevels && ((w+side-1)/side)*((h+side-1)/side) > 64 {
 		l++
-		side *= LevelFactor
+		side *= lf
 	}
 	return l
 }
 
-// newGraph returns a graph of g with clusters of side cs and entrances split
-// above me, and everything that follows from the grid filled in: sizes,
+// newGraph returns a graph of g with clusters of side cs, entrances split
+// above me and level factor lf, and everything that follows from the grid filled in: sizes,
 // cluster counts and move masks. Nodes and edges are left to the caller,
 // [Build] or [Read].
-func newGraph(g *grid.Grid, cs, me int) *Graph {
+func newGraph(g *grid.Grid, cs, me, lf int) *Graph {
 	h := &Graph{
-		g: g, version: g.Version(), w: g.Width(), h: g.Height(), cs: cs, me: me,
+		g: g, version: g.Version(), w: g.Width(), h: g.Height(), cs: cs, me: me, lf: lf,
 		costs: g.HasCosts(), four: g.Connectivity() == grid.Four,
 	}
 	h.ncx = (h.w + cs - 1) / cs

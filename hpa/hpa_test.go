@@ -1,6 +1,7 @@
 package hpa_test
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"image"
@@ -354,6 +355,8 @@ func TestErrors(t *testing.T) {
 		{"negative cluster size", g, hpa.Options{ClusterSize: -1}, "hpa: cluster size -1"},
 		{"huge cluster size", g, hpa.Options{ClusterSize: hpa.MaxClusterSize + 1}, "hpa: cluster size"},
 		{"negative entrance", g, hpa.Options{MaxEntrance: -2}, "hpa: max entrance -2"},
+		{"level factor 1", g, hpa.Options{LevelFactor: 1}, "hpa: level factor 1, want 2 to 8"},
+		{"level factor 9", g, hpa.Options{LevelFactor: hpa.MaxLevelFactor + 1}, "hpa: level factor 9, want 2 to 8"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := hpa.Build(tc.g, tc.opt)
@@ -442,22 +445,41 @@ func TestClusterSizes(t *testing.T) {
 
 // TestLevels checks multi-level graphs against the exact grid search on
 // random maps, with clusters of 4 cells so that levels 2 and 3 (clusters of
-// 16 and 64 cells) have work to do.
+// 16 and 64 cells) have work to do; with level factors 2 and 3 too (up to
+// four levels), where each level's clusters must be f times the side of
+// the level below.
 func TestLevels(t *testing.T) {
 	const w, h, pairs = 97, 61, 200
+	type shape struct{ levels, factor int }
+	var shapes []shape
+	for levels := 1; levels <= 3; levels++ {
+		shapes = append(shapes, shape{levels, 0})
+	}
+	shapes = append(shapes, shape{3, 2}, shape{4, 2}, shape{4, 3})
 	for _, conn := range []grid.Connectivity{grid.Eight, grid.Four} {
-		for levels := 1; levels <= 3; levels++ {
-			t.Run(fmt.Sprintf("%v/levels%d", conn, levels), func(t *testing.T) {
+		for _, sh := range shapes {
+			levels := sh.levels
+			t.Run(fmt.Sprintf("%v/levels%d/factor%d", conn, levels, sh.factor), func(t *testing.T) {
 				var st subopt
 				for _, density := range []float64{0, 0.1, 0.2, 0.3} {
 					for seed := int64(1); seed <= 2; seed++ {
 						g := testmap.Random(seed, w, h, density, grid.Options{Connectivity: conn})
-						hg, err := hpa.Build(g, hpa.Options{ClusterSize: 4, Levels: levels})
+						hg, err := hpa.Build(g, hpa.Options{ClusterSize: 4, Levels: levels, LevelFactor: sh.factor})
 						if err != nil {
 							t.Fatal(err)
 						}
 						if hg.Levels() != levels {
 							t.Fatalf("Levels() = %d, want %d", hg.Levels(), levels)
+						}
+						f := cmp.Or(sh.factor, hpa.DefaultLevelFactor)
+						if hg.LevelFactor() != f || hg.Options().LevelFactor != f {
+							t.Fatalf("LevelFactor() = %d, Options().LevelFactor = %d, want %d", hg.LevelFactor(), hg.Options().LevelFactor, f)
+						}
+						for l, side := 2, 4*f; l <= levels; l, side = l+1, side*f {
+							want := ((w + side - 1) / side) * ((h + side - 1) / side)
+							if c, _, _ := hg.LevelStats(l); c != want {
+								t.Fatalf("level %d has %d clusters, want %d of side %d", l, c, want, side)
+							}
 						}
 						q, s := hpa.NewSearcher(hg), grid.NewSearcher(g)
 						what := fmt.Sprintf("seed %d density %v levels %d", seed, density, levels)

@@ -12,18 +12,15 @@ import (
 
 // Higher levels (Botea et al.'s multi-level hierarchy). Level 1 is the graph
 // of transitions described in the package doc. A cluster of level ℓ > 1 is a
-// square of LevelFactor×LevelFactor clusters of level ℓ−1, so its side is
-// ClusterSize·LevelFactor^(ℓ−1) cells and its borders are level-1 borders. The
+// square of f×f clusters of level ℓ−1 for the level factor f
+// (Options.LevelFactor), so its side is ClusterSize·f^(ℓ−1) cells and its
+// borders are level-1 borders. The
 // nodes of level ℓ are the level-1 nodes with an inter-cluster edge across a
 // level-ℓ border; their edges are those inter-cluster edges and, between two
 // nodes of one level-ℓ cluster, an edge whose cost is that of the shortest
 // path between them in the level ℓ−1 graph confined to the cluster. Every
 // level uses the level-1 node IDs; a node absent from a level has no edges
 // there.
-
-// LevelFactor is how many clusters of one level, along each axis, make a
-// cluster of the level above.
-const LevelFactor = 4
 
 // MaxLevels is the most levels a graph may have.
 const MaxLevels = 4
@@ -81,7 +78,7 @@ func (h *Graph) levelSlot(l int, c, a, b int32) *atomic.Pointer[[]int32] {
 func (h *Graph) levelSide(l int) int {
 	s := h.cs
 	for range l - 1 {
-		s *= LevelFactor
+		s *= h.lf
 	}
 	return s
 }

@@ -32,9 +32,10 @@ func TestUpdateSequences(t *testing.T) {
 	const w, h = 150, 110
 	edits := 0
 	for seed := int64(1); seed <= 4; seed++ {
-		for _, levels := range []int{1, 3} {
+		for _, lo := range []struct{ levels, factor int }{{1, 0}, {3, 0}, {3, 2}, {4, 3}} {
+			levels := lo.levels
 			g := testmap.Random(seed, w, h, 0.2, grid.Options{})
-			opt := hpa.Options{ClusterSize: 8, Levels: levels}
+			opt := hpa.Options{ClusterSize: 8, Levels: levels, LevelFactor: lo.factor}
 			hg, err := hpa.Build(g, opt)
 			if err != nil {
 				t.Fatal(err)
@@ -57,7 +58,7 @@ func TestUpdateSequences(t *testing.T) {
 				if up != hg {
 					t.Fatalf("an in-place Update returned another graph")
 				}
-				what := fmt.Sprintf("seed %d levels %d edit %d (%v)", seed, levels, e, rect)
+				what := fmt.Sprintf("seed %d levels %d factor %d edit %d (%v)", seed, levels, lo.factor, e, rect)
 				fresh, err := hpa.Build(g, opt)
 				if err != nil {
 					t.Fatal(err)

@@ -4,7 +4,7 @@
 //
 // Usage:
 //
-//	hpabuild -map FILE.map -o FILE.hpa [-cluster N] [-max-entrance N] [-levels L] [-png FILE]
+//	hpabuild -map FILE.map -o FILE.hpa [-cluster N] [-max-entrance N] [-levels L] [-level-factor F] [-png FILE]
 //
 // It checks first that the graph file can be written (its directory exists
 // and takes files, and it is not a directory itself), then builds, writes
@@ -72,6 +72,8 @@ func newFlagSet(f *flags) *flag.FlagSet {
 	fs.IntVar(&f.opt.ClusterSize, "cluster", hpa.DefaultClusterSize, fmt.Sprintf("cluster side in cells, `N` from 1 to %d", hpa.MaxClusterSize))
 	fs.IntVar(&f.opt.MaxEntrance, "max-entrance", hpa.DefaultMaxEntrance, "longest entrance with one transition; longer ones get two (`N` ≥ 1)")
 	fs.IntVar(&f.opt.Levels, "levels", 0, fmt.Sprintf("levels of the hierarchy, `L` from 1 to %d; 0 chooses from the map size", hpa.MaxLevels))
+	fs.IntVar(&f.opt.LevelFactor, "level-factor", hpa.DefaultLevelFactor, fmt.Sprintf("each level's cluster is `F`×F clusters of the level below, F from 2 to %d:\n"+
+		"smaller F makes in-place updates cheaper and long queries dearer (see hpa.Options.LevelFactor)", hpa.MaxLevelFactor))
 	fs.StringVar(&f.png, "png", "", "also draw the graph to PNG `file`: the map, cluster borders (higher levels darker), level-1 edges as thin\n"+
 		"grey-blue lines, nodes coloured by their highest level (1 grey-blue, 2 teal, 3 orange, 4 brown); edges are left\n"+
 		"out below 2 pixels a cell (maps over 512 cells a side); maps over 1024 cells a side are scaled down")
@@ -79,7 +81,7 @@ func newFlagSet(f *flags) *flag.FlagSet {
 }
 
 func printUsage(w io.Writer) {
-	fmt.Fprintf(w, "usage: hpabuild -map FILE.map -o FILE.hpa [-cluster N] [-max-entrance N] [-levels L] [-png FILE]\n\n")
+	fmt.Fprintf(w, "usage: hpabuild -map FILE.map -o FILE.hpa [-cluster N] [-max-entrance N] [-levels L] [-level-factor F] [-png FILE]\n\n")
 	fmt.Fprintf(w, "Build the HPA* graph of a Moving AI map and write it to a graph file.\n\nFlags:\n")
 	fs := newFlagSet(&flags{})
 	fs.SetOutput(w)
@@ -114,6 +116,8 @@ func build(args []string, stdout, stderr io.Writer) error {
 		return cli.Usagef("-max-entrance %d, want 1 or more", f.opt.MaxEntrance)
 	case f.opt.Levels < 0 || f.opt.Levels > hpa.MaxLevels:
 		return cli.Usagef("-levels %d, want 0 to %d", f.opt.Levels, hpa.MaxLevels)
+	case f.opt.LevelFactor < 2 || f.opt.LevelFactor > hpa.MaxLevelFactor:
+		return cli.Usagef("-level-factor %d, want 2 to %d", f.opt.LevelFactor, hpa.MaxLevelFactor)
 	case cli.SameFile(f.mapPath, f.out):
 		return cli.Usagef("-o %s is the map itself", f.out)
 	case f.png != "" && cli.SameFile(f.mapPath, f.png):
@@ -192,6 +196,7 @@ func build(args []string, stdout, stderr io.Writer) error {
 	w.printf("cluster size  %d\n", opt.ClusterSize)
 	w.printf("max entrance  %d\n", opt.MaxEntrance)
 	w.printf("levels        %d\n", opt.Levels)
+	w.printf("level factor  %d\n", opt.LevelFactor)
 	w.printf("clusters      %d\n", st.Clusters)
 	w.printf("entrances     %d\n", st.Entrances)
 	w.printf("nodes         %d\n", st.Nodes)
@@ -222,7 +227,7 @@ func drawGraph(hg *hpa.Graph) (c *picture.Canvas, edges bool) {
 	c = picture.New(hg.Grid())
 	side := hg.ClusterSize()
 	for range hg.Levels() - 1 {
-		side *= hpa.LevelFactor
+		side *= hg.LevelFactor()
 		c.GridLines(side, picture.LevelBorder)
 	}
 	c.GridLines(hg.ClusterSize(), picture.Border)

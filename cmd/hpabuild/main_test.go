@@ -59,13 +59,14 @@ func readGraph(t *testing.T, path string) *hpa.Graph {
 
 func TestBuild(t *testing.T) {
 	for _, tc := range []struct {
-		name          string
-		args          []string
-		cluster, entr int
+		name                  string
+		args                  []string
+		cluster, entr, factor int
 	}{
-		{"defaults", nil, hpa.DefaultClusterSize, hpa.DefaultMaxEntrance},
-		{"options", []string{"-cluster", "8", "-max-entrance", "3"}, 8, 3},
-		{"one cluster", []string{"-cluster", "100"}, 100, hpa.DefaultMaxEntrance},
+		{"defaults", nil, hpa.DefaultClusterSize, hpa.DefaultMaxEntrance, hpa.DefaultLevelFactor},
+		{"options", []string{"-cluster", "8", "-max-entrance", "3"}, 8, 3, hpa.DefaultLevelFactor},
+		{"one cluster", []string{"-cluster", "100"}, 100, hpa.DefaultMaxEntrance, hpa.DefaultLevelFactor},
+		{"level factor", []string{"-cluster", "4", "-levels", "3", "-level-factor", "2"}, 4, hpa.DefaultMaxEntrance, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -81,8 +82,8 @@ func TestBuild(t *testing.T) {
 			}
 			hg := readGraph(t, out)
 			st, opt := hg.Stats(), hg.Options()
-			if opt.ClusterSize != tc.cluster || opt.MaxEntrance != tc.entr {
-				t.Errorf("graph options %+v, want cluster %d, max entrance %d", opt, tc.cluster, tc.entr)
+			if opt.ClusterSize != tc.cluster || opt.MaxEntrance != tc.entr || opt.LevelFactor != tc.factor {
+				t.Errorf("graph options %+v, want cluster %d, max entrance %d, level factor %d", opt, tc.cluster, tc.entr, tc.factor)
 			}
 			fi, err := os.Stat(out)
 			if err != nil {
@@ -93,6 +94,7 @@ func TestBuild(t *testing.T) {
 				"graph":        out,
 				"cluster size": strconv.Itoa(tc.cluster),
 				"max entrance": strconv.Itoa(tc.entr),
+				"level factor": strconv.Itoa(tc.factor),
 				"clusters":     strconv.Itoa(st.Clusters),
 				"entrances":    strconv.Itoa(st.Entrances),
 				"nodes":        strconv.Itoa(st.Nodes),
@@ -169,6 +171,8 @@ func TestErrors(t *testing.T) {
 		{"cluster huge", args("-cluster", "5000"), 2, "-cluster 5000"},
 		{"cluster not a number", args("-cluster", "big"), 2, "-cluster"},
 		{"max entrance 0", args("-max-entrance", "0"), 2, "-max-entrance 0, want 1 or more"},
+		{"level factor 1", args("-level-factor", "1"), 2, "-level-factor 1, want 2 to 8"},
+		{"level factor 9", args("-level-factor", "9"), 2, "-level-factor 9, want 2 to 8"},
 		{"output is the map", []string{"-map", bad, "-o", bad}, 2, "is the map itself"},
 		{"missing map", []string{"-map", missing, "-o", out}, 1, "missing.map"},
 		{"malformed map", []string{"-map", bad, "-o", out}, 1, "bad.map:6"},
@@ -207,7 +211,7 @@ func TestHelp(t *testing.T) {
 		if code != 0 || stderr != "" {
 			t.Fatalf("%s: status %d, stderr %q", arg, code, stderr)
 		}
-		for _, want := range []string{"usage: hpabuild", "-map", "-o", "-cluster", "-max-entrance", fmt.Sprintf("(default %d)", hpa.DefaultClusterSize), "(default 6)", "-levels", "-png"} {
+		for _, want := range []string{"usage: hpabuild", "-map", "-o", "-cluster", "-max-entrance", fmt.Sprintf("(default %d)", hpa.DefaultClusterSize), "(default 6)", "-levels", "-level-factor", "-png"} {
 			if !strings.Contains(stdout, want) {
 				t.Errorf("%s: help lacks %q:\n%s", arg, want, stdout)
 			}

@@ -28,6 +28,7 @@ type editsFlags struct {
 	seed       uint64
 	withHPA    bool
 	graph      string
+	factor     int
 	withMesh   bool
 	tile       int
 	check      bool
@@ -45,6 +46,8 @@ func setupEdits(fs *flag.FlagSet) func(io.Writer) error {
 	fs.Uint64Var(&f.seed, "seed", 1, "seed of the walls' places and of the checked queries")
 	fs.BoolVar(&f.withHPA, "hpa", false, "after each edit, also update an HPA* graph built in memory (hpa.Graph.Update)")
 	fs.StringVar(&f.graph, "graph", "", "after each edit, also update the HPA* graph read from `file` (written by hpabuild); implies -hpa")
+	fs.IntVar(&f.factor, "level-factor", 0, fmt.Sprintf("with -hpa, build the graph with level factor `F` (2 to %d; 0: %d): smaller F makes updates\n"+
+		"cheaper and long queries dearer (hpa.Options.LevelFactor; -graph files have their own)", hpa.MaxLevelFactor, hpa.DefaultLevelFactor))
 	fs.BoolVar(&f.withMesh, "navmesh", false, "after each edit, also bring the navmesh up to date: navmesh.Mesh.Update of its tiles the edit\n"+
 		"touches, or with -tile 0 a new navmesh.FromGrid")
 	fs.IntVar(&f.tile, "tile", 64, "with -navmesh, the mesh's tile side `T` in cells (0: no tiles, the mesh is built again)")
@@ -77,7 +80,8 @@ type editsSummary struct {
 	Edits          int     `json:"edits"`
 	JumpTable      bool    `json:"jump_table"`
 	HPANodes       int     `json:"hpa_nodes"`
-	NavmeshRebuild bool    `json:"navmesh_rebuild"` // -tile 0: the navmesh is built again after each edit
+	HPALevelFactor int     `json:"hpa_level_factor"` // of the graph; 0 without one
+	NavmeshRebuild bool    `json:"navmesh_rebuild"`  // -tile 0: the navmesh is built again after each edit
 	GridMedianUS   float64 `json:"grid_us_median"`
 	GridMaxUS      float64 `json:"grid_us_max"`
 	HPAMedianUS    float64 `json:"hpa_us_median"`
@@ -126,6 +130,10 @@ func (f *editsFlags) measure() (*editsSummary, error) {
 		return nil, cli.Usagef("-size %d, want 1 or more", f.size)
 	case f.tile < 0:
 		return nil, cli.Usagef("-tile %d, want 0 or more", f.tile)
+	case f.factor != 0 && (f.factor < 2 || f.factor > hpa.MaxLevelFactor):
+		return nil, cli.Usagef("-level-factor %d, want 2 to %d", f.factor, hpa.MaxLevelFactor)
+	case f.factor != 0 && f.graph != "":
+		return nil, cli.Usagef("-level-factor with -graph: the graph file has its level factor")
 	case f.check && f.queries < 1:
 		return nil, cli.Usagef("-queries %d, want 1 or more (or -check=false)", f.queries)
 	}
@@ -165,6 +173,7 @@ func (f *editsFlags) measure() (*editsSummary, error) {
 			return nil, err
 		}
 		sum.HPANodes = hg.Stats().Nodes
+		sum.HPALevelFactor = hg.LevelFactor()
 	}
 	var mesh *navmesh.Mesh
 	if f.withMesh {
@@ -253,12 +262,12 @@ func (f *editsFlags) measure() (*editsSummary, error) {
 var skipHPAUpdate func(edit int) bool
 
 // buildGraph returns the HPA* graph of g, read from -graph or built with
-// the default options, and times a build from scratch: with -graph, a build
+// the default options (and -level-factor), and times a build from scratch: with -graph, a build
 // with the file's options that is only measured and, with chk, compared
 // with the file's graph (a difference in their sizes is a mismatch).
 func (f *editsFlags) buildGraph(g *grid.Grid, sum *editsSummary, chk *editChecker) (*hpa.Graph, error) {
 	var read *hpa.Graph
-	var opt hpa.Options
+	opt := hpa.Options{LevelFactor: f.factor}
 	if f.graph != "" {
 		var err error
 		if read, err = loadGraph(g, f.graph); err != nil {
@@ -372,7 +381,7 @@ func (f *editsFlags) print(w io.Writer, s *editsSummary) error {
 		builds += " (no jump table: the map's runs are too short for it)"
 	}
 	if s.layers[layerHPA] {
-		builds += fmt.Sprintf(", hpa %s (%d nodes)", micro(s.HPABuildUS), s.HPANodes)
+		builds += fmt.Sprintf(", hpa %s (%d nodes, level factor %d)", micro(s.HPABuildUS), s.HPANodes, s.HPALevelFactor)
 	}
 	if s.layers[layerMesh] {
 		if s.NavmeshRebuild {

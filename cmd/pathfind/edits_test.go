@@ -20,7 +20,7 @@ import (
 var (
 	editsKeys = []string{"edits", "grid_us_median", "grid_us_max", "hpa_us_median", "hpa_us_max", "navmesh_us_median", "navmesh_us_max",
 		"alloc_bytes_median", "grid_build_us", "hpa_build_us", "navmesh_build_us", "checked", "mismatched"}
-	editsExtraKeys = []string{"map", "seed", "size", "queries", "jump_table", "hpa_nodes", "navmesh_rebuild"}
+	editsExtraKeys = []string{"map", "seed", "size", "queries", "jump_table", "hpa_nodes", "hpa_level_factor", "navmesh_rebuild"}
 )
 
 // diag10 is a 10×10 map with a wall on its diagonal: every row and column
@@ -119,8 +119,18 @@ func TestEditsJSON(t *testing.T) {
 			t.Errorf("-hpa -check=false: %s %v, want 0", k, sum[k])
 		}
 	}
-	if sum["edits"] != 4 || !(sum["hpa_us_median"] > 0 && sum["hpa_build_us"] > 0) {
-		t.Errorf("-hpa -check=false: %s, want 4 edits and hpa figures", out)
+	if sum["edits"] != 4 || !(sum["hpa_us_median"] > 0 && sum["hpa_build_us"] > 0) || sum["hpa_level_factor"] != hpa.DefaultLevelFactor {
+		t.Errorf("-hpa -check=false: %s, want 4 edits, hpa figures and the default level factor", out)
+	}
+
+	// Another level factor, checked against fresh builds with it.
+	out, errOut, code = pathfind(t, "edits", "-map", world, "-hpa", "-level-factor", "2", "-n", "2", "-size", "8", "-json")
+	if code != 0 || errOut != "" {
+		t.Fatalf("-level-factor 2: status %d, stderr %q", code, errOut)
+	}
+	sum = editsJSON(t, out)
+	if sum["hpa_level_factor"] != 2 || sum["checked"] == 0 || sum["mismatched"] != 0 {
+		t.Errorf("-level-factor 2: %s, want level factor 2, checks and no mismatch", out)
 	}
 }
 
@@ -164,7 +174,7 @@ func TestEditsText(t *testing.T) {
 			"check       checked 20 queries after every edit: 0 mismatched (20 a layer: grid; 80 in all, against fresh builds)\n",
 		}},
 		{[]string{"-map", demoMap, "-n", "2", "-hpa", "-navmesh", "-tile", "0"}, []string{
-			"(16 nodes)",
+			"(16 nodes, level factor 4)",
 			"navmesh ", "(no tiles), from scratch\n",
 			"hpa         median ",
 			"navmesh     a rebuild with navmesh.FromGrid (-tile 0): median ",
@@ -359,6 +369,8 @@ func TestEditsErrors(t *testing.T) {
 		{[]string{"edits", "-map", m, "-size", "11"}, 2, "-size 11 does not fit the 10×10 map"},
 		{[]string{"edits", "-map", m, "-queries", "0"}, 2, "-queries 0, want 1 or more (or -check=false)"},
 		{[]string{"edits", "-map", m, "-navmesh", "-tile", "-1"}, 2, "-tile -1, want 0 or more"},
+		{[]string{"edits", "-map", m, "-hpa", "-level-factor", "1"}, 2, "-level-factor 1, want 2 to 8"},
+		{[]string{"edits", "-map", m, "-graph", demoGraph, "-level-factor", "2"}, 2, "-level-factor with -graph"},
 		{[]string{"edits", "-map", m, "-wall", "3x1"}, 2, "flag provided but not defined: -wall"},
 		{[]string{"edits", "-map", d, "-size", "10"}, 1, "placed 0 of 20 walls of 10×1 or 1×10 cells: no place for the next across 200 random paths"},
 		{[]string{"edits", "-map", m, "-size", "3", "-graph", filepath.Join(dir, "none.hpa")}, 1, "no such file"},
@@ -377,7 +389,7 @@ func TestEditsHelp(t *testing.T) {
 	if code != 0 || errOut != "" {
 		t.Fatalf("status %d, stderr %q", code, errOut)
 	}
-	for _, want := range []string{"pathfind edits -map FILE [-n N] [-size K] [-hpa | -graph FILE]", "-size K", "-queries Q", "-graph file",
+	for _, want := range []string{"pathfind edits -map FILE [-n N] [-size K] [-hpa [-level-factor F] | -graph FILE]", "-size K", "-queries Q", "-graph file",
 		"implies -hpa", "-check", "(default true)", "-tile T", "-cpuprofile"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("help lacks %q:\n%s", want, out)

@@ -6,7 +6,7 @@
 //	pathfind route -map FILE -from X,Y -to X,Y [-algo NAME] [-radius R] [-path] [-png FILE]
 //	pathfind route -mesh FILE -from X,Y -to X,Y [-algo navmesh|corridor] [-path] [-png FILE]
 //	pathfind scen -map FILE -scen FILE [-algo NAME] [-radius R] [-every K] [-paths FILE] [-json]
-//	pathfind edits -map FILE [-n N] [-size K] [-hpa | -graph FILE] [-navmesh [-tile T]] [-queries Q] [-check=false] [-json]
+//	pathfind edits -map FILE [-n N] [-size K] [-hpa [-level-factor F] | -graph FILE] [-navmesh [-tile T]] [-queries Q] [-check=false] [-json]
 //	pathfind crowd -map FILE [-agents N] [-frames F] [-edits K] [-trace FILE] [-json]
 //	pathfind flow -map FILE -goal X,Y [-dist FILE] [-png FILE]
 //	pathfind serve -map FILE [-graph FILE] [-mesh FILE] [-addr HOST:PORT] [-workers N] [-queue N]
@@ -79,7 +79,7 @@ var commands = []command{
 	},
 	{
 		name:     "edits",
-		synopsis: "edits -map FILE [-n N] [-size K] [-hpa | -graph FILE] [-navmesh [-tile T]] [-queries Q] [-check=false] [-json]",
+		synopsis: "edits -map FILE [-n N] [-size K] [-hpa [-level-factor F] | -graph FILE] [-navmesh [-tile T]] [-queries Q] [-check=false] [-json]",
 		summary:  "put up and take down walls across long paths in place, timing each edit of the grid and what follows it",
 		notes: "Each wall is K×1 or 1×K cells, put across a random long path where all its cells are free, so\n" +
 			"every edit changes all of them and taking it down gives back the map. The grid (with its jump table,\n" +
