@@ -2,9 +2,11 @@ package hpa_test
 
 import (
 	"cmp"
+	"fmt"
 	"image"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/cairn-nav/cairn/core"
 	"github.com/cairn-nav/cairn/grid"
@@ -126,6 +128,51 @@ func BenchmarkUpdate(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkUpdateWorld times Update on the 4096² demo world of mapgen (seed
+// 0, as `mapgen world -size 4096` makes it) for level factors 4 (the
+// default) and 2, after a wall of 12×1 or 1×12 cells put up at a random
+// place where all its cells are free, then taken down again: one op is one
+// Update (the grid's SetCells is not timed). The build (about ten seconds)
+// is timed once, outside the ops, and
+// reported as build-s, so that the op's share of a build is read from one
+// run.
+func BenchmarkUpdateWorld(b *testing.B) {
+	g, err := mapgen.World(mapgen.WorldOptions{Width: 4096, Height: 4096})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, f := range []int{4, 2} {
+		b.Run(fmt.Sprintf("factor%d", f), func(b *testing.B) {
+			t0 := time.Now()
+			hg, err := hpa.Build(g, hpa.Options{LevelFactor: f})
+			if err != nil {
+				b.Fatal(err)
+			}
+			build := time.Since(t0)
+			r := testmap.NewRand(1)
+			var wall image.Rectangle
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				b.StopTimer()
+				if i%2 == 0 {
+					wall = testmap.FreeWall(r, g, 12)
+				}
+				g.SetCells(wall, i%2 == 1)
+				i++
+				b.StartTimer()
+				if _, err := hg.Update(g, wall); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if i%2 == 1 { // leave the world as it was for the next factor
+				g.SetCells(wall, true)
+			}
+			b.ReportMetric(build.Seconds(), "build-s")
+		})
+	}
 }
 
 // BenchmarkLarge runs the ten longest Berlin_0_1024 scenarios on the map

@@ -232,16 +232,7 @@ func BenchmarkUpdateWorld(b *testing.B) {
 	for b.Loop() {
 		if i%2 == 0 { // a new wall where every cell is free
 			b.StopTimer()
-			for {
-				p := image.Pt(r.IntN(4096-12), r.IntN(4096-12))
-				wall = image.Rectangle{Min: p, Max: p.Add(image.Pt(12, 1))}
-				if r.IntN(2) == 0 {
-					wall.Max = p.Add(image.Pt(1, 12))
-				}
-				if testmap.AllFree(g, wall) {
-					break
-				}
-			}
+			wall = testmap.FreeWall(r, g, 12)
 			b.StartTimer()
 		}
 		g.SetCells(wall, i%2 == 1)

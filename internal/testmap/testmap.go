@@ -21,6 +21,7 @@ package testmap
 import (
 	"fmt"
 	"image"
+	"math/rand/v2"
 	"slices"
 	"strings"
 
@@ -174,6 +175,22 @@ func AllFree(g *grid.Grid, r image.Rectangle) bool {
 		}
 	}
 	return true
+}
+
+// FreeWall returns a wall of k×1 or 1×k cells (each as likely) at a place
+// drawn from r where all its cells are free in g. It loops until it finds
+// one, so g must have room for it.
+func FreeWall(r *rand.Rand, g *grid.Grid, k int) image.Rectangle {
+	for {
+		p := image.Pt(r.IntN(g.Width()-k+1), r.IntN(g.Height()-k+1))
+		wall := image.Rectangle{Min: p, Max: p.Add(image.Pt(k, 1))}
+		if r.IntN(2) == 0 {
+			wall.Max = p.Add(image.Pt(1, k))
+		}
+		if AllFree(g, wall) {
+			return wall
+		}
+	}
 }
 
 // FreeCells returns the free cells of g in row-major order.
