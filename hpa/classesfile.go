@@ -76,7 +76,7 @@ func (w writerTo) Write(p []byte) (int, error) { w.e.Bytes(p); return len(p), ni
 // WriteTo writes c to w in Cairn's binary classes format, version 1, and
 // returns the number of bytes written: the classes (sizes and filters) and
 // each class's graph as [Graph.WriteTo] writes it, but no grid; a class's
-// graph takes 56 + 12·nodes + 12·edges bytes, and a class with a filter
+// graph takes 60 + 12·nodes + 12·edges bytes, and a class with a filter
 // 2117 bytes besides. [ReadClasses] needs the same source grid, which the
 // file's fingerprint identifies.
 //

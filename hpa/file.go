@@ -122,7 +122,7 @@ func b2u8(b bool) uint8 {
 // WriteTo writes h to w in Cairn's binary graph format, version 3, and
 // returns the number of bytes written. The file holds the nodes, edges and
 // options but not the grid: [Read] needs the same grid, which the file's
-// fingerprint identifies. The size is 56 + 12·nodes + 12·edges bytes, edges
+// fingerprint identifies. The size is 60 + 12·nodes + 12·edges bytes, edges
 // of level 1.
 //
 // WriteTo costs one pass over the graph plus one [Fingerprint] of the grid;

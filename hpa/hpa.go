@@ -72,7 +72,8 @@ const (
 )
 
 // Options tunes how a [Graph] is built. The zero value gives clusters of
-// [DefaultClusterSize] cells and entrances split above [DefaultMaxEntrance].
+// [DefaultClusterSize] cells, entrances split above [DefaultMaxEntrance]
+// and levels of [DefaultLevelFactor]² clusters of the level below.
 type Options struct {
 	// ClusterSize is the side of a square cluster, in cells; 0 means
 	// DefaultClusterSize.
@@ -95,8 +96,9 @@ type Options struct {
 	// in-place Update searches again the whole top-level cluster that holds
 	// an edit, whose cost grows with the cluster's side. On a 4096² map,
 	// 4 gives three levels and a top level of 512 cells; 2 gives four and
-	// one of 256 cells, whose updates cost about 2.5 times less and whose
-	// long queries about 1.3 times more (the README has the figures).
+	// one of 256 cells, whose updates cost about a third and whose long
+	// queries 1.2 to 1.5 times as much (the README has the figures); at
+	// 1024² the two differ little.
 	LevelFactor int
 	// Progress, when not nil, is called once per cluster as the
 	// intra-cluster edges are computed, with the clusters done so far and
@@ -314,9 +316,9 @@ func autoLevels(w, h, cs, lf int) int {
 }
 
 // newGraph returns a graph of g with clusters of side cs, entrances split
-// above me and level factor lf, and everything that follows from the grid filled in: sizes,
-// cluster counts and move masks. Nodes and edges are left to the caller,
-// [Build] or [Read].
+// above me and level factor lf, and everything that follows from the grid
+// filled in: sizes, cluster counts and move masks. Nodes and edges are left
+// to the caller, [Build] or [Read].
 func newGraph(g *grid.Grid, cs, me, lf int) *Graph {
 	h := &Graph{
 		g: g, version: g.Version(), w: g.Width(), h: g.Height(), cs: cs, me: me, lf: lf,
