@@ -131,6 +131,9 @@ func TestLandmarkBound(t *testing.T) {
 				continue
 			}
 			sr.insertEnds(pq[0], pq[1], top)
+			if b := &sr.adist.alt; b.nact != min(activeLandmarks, h.lm.k) || len(slices.Compact(slices.Sorted(slices.Values(b.act[:b.nact])))) != b.nact {
+				t.Fatalf("graph %d, %v→%v: active landmarks %v, want %d distinct ones", hi, pq[0], pq[1], b.act[:b.nact], min(activeLandmarks, h.lm.k))
+			}
 			nn := int32(len(h.nodes))
 			// The query's graph, reversed, from the goal.
 			g := simple.NewWeightedDirectedGraph(0, math.Inf(1))
@@ -238,9 +241,12 @@ func TestSlicedTableFill(t *testing.T) {
 // of random edits.
 func TestLandmarkRepair(t *testing.T) {
 	repaired := 0
-	for seed := int64(1); seed <= 4; seed++ {
+	for seed := int64(1); seed <= 6; seed++ {
 		g := testmap.Random(seed, 150, 110, 0.2, grid.Options{})
 		opt := Options{ClusterSize: 8, Levels: 3}
+		if seed > 4 {
+			opt = Options{ClusterSize: 8, Levels: 4, LevelFactor: 2}
+		}
 		h, err := Build(g, opt)
 		if err != nil {
 			t.Fatal(err)
@@ -283,6 +289,19 @@ func TestLandmarkRepair(t *testing.T) {
 				ra := a.row(h.nodeAt(fresh.nodes[n].cell()))
 				if !slices.Equal(ra, rb) {
 					t.Fatalf("%s: node at %v: distances %v, fresh %v", what, fresh.nodes[n].cell(), ra, rb)
+				}
+			}
+			// The trees the next repair starts from: each row's distance
+			// is its parent's plus the cost of an edge between them.
+			for i := range a.k {
+				for r, p := range a.par[i] {
+					if p < 0 || a.ids[r] < 0 {
+						continue
+					}
+					dr, dp := a.dist[r*a.k+i], a.dist[int(p)*a.k+i]
+					if !slices.ContainsFunc(h.edgesAt(a.level, a.ids[p]), func(e core.Edge) bool { return e.To == a.ids[r] && dp+e.Cost == dr }) {
+						t.Fatalf("%s: landmark %d: row %d's distance %v is not its parent %d's %v plus an edge", what, i, r, dr, p, dp)
+					}
 				}
 			}
 			repaired++

@@ -421,7 +421,7 @@ func (sr *Searcher) insertEnds(from, to image.Point, top int) int {
 	v.start = sr.ends[0].edges[top]
 	v.setGoal(sr.ends[1].edges[top])
 	sr.adist.target = to
-	sr.adist.alt.set(h, top, sr.ends[1].edges[top])
+	sr.adist.alt.set(h, top, sr.ends[1].edges[top], sr.ends[0].edges[top])
 	return exp
 }
 
