@@ -97,7 +97,7 @@ type Options struct {
 	// an edit, whose cost grows with the cluster's side. On a 4096² map,
 	// 4 gives three levels and a top level of 512 cells; 2 gives four and
 	// one of 256 cells, whose updates cost about a third and whose long
-	// queries 1.2 to 1.5 times as much (the README has the figures); at
+	// queries 1.1 to 1.5 times as much (the README has the figures); at
 	// 1024² the two differ little.
 	LevelFactor int
 	// Progress, when not nil, is called once per cluster as the
