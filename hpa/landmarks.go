@@ -481,9 +481,8 @@ func (b *altBound) set(h *Graph, top int, goal, start []core.Edge) {
 			if r == nil {
 				continue
 			}
-			x := r[i]
-			d := max(b.p[i]-x, x-b.q[i], 0)
-			if d != d { // NaN: no bound
+			d := b.term(i, r[i])
+			if !(d > 0) { // NaN: no bound
 				d = 0
 			}
 			at[i] = min(at[i], d+e.Cost)
@@ -518,13 +517,15 @@ func (b *altBound) estimate(e float64, n int32) float64 {
 		return e
 	}
 	for _, i := range b.act[:b.nact] {
-		x := r[i]
-		if d := b.p[i] - x; d > e {
-			e = d
-		}
-		if d := x - b.q[i]; d > e {
+		if d := b.term(i, r[i]); d > e {
 			e = d
 		}
 	}
 	return e
+}
+
+// term returns landmark i's bound on the distance to the goal from a node
+// at distance x from it: max(P − x, x − Q), NaN where it gives none.
+func (b *altBound) term(i int, x float64) float64 {
+	return max(b.p[i]-x, x-b.q[i])
 }
