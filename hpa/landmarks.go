@@ -525,7 +525,12 @@ func (b *altBound) estimate(e float64, n int32) float64 {
 }
 
 // term returns landmark i's bound on the distance to the goal from a node
-// at distance x from it: max(P − x, x − Q), NaN where it gives none.
+// at distance x from it: the larger of P − x and x − Q, −Inf or NaN where
+// it gives none (P at −Inf and Q at +Inf).
 func (b *altBound) term(i int, x float64) float64 {
-	return max(b.p[i]-x, x-b.q[i])
+	d, c := b.p[i]-x, x-b.q[i]
+	if c > d {
+		return c
+	}
+	return d
 }
