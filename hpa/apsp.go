@@ -138,7 +138,9 @@ func (a *clusterAPSP) search(s int32, targets []int32) int {
 	hp.Reset()
 	hp.Push(0, s)
 	settled := 0
-	for hp.Len() > 0 && left > 0 {
+	// The source is settled even when it is the only target: the tables
+	// of a cluster with one node read its distance to itself.
+	for hp.Len() > 0 && (left > 0 || settled == 0) {
 		top := hp.Pop()
 		u := top.Node
 		du := math.Float64frombits(top.Key)

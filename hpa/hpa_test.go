@@ -423,20 +423,25 @@ func TestUnreachable(t *testing.T) {
 
 // TestClusterSizes checks degenerate cluster sizes and entrance lengths:
 // clusters of one cell, clusters narrower than entrances, one cluster for
-// the whole map.
+// the whole map. On this 31×23 map, clusters of 1, 3 or 5 with the level
+// factor 2, and of 1 or 2 with 3, leave higher-level clusters at the map's
+// edge that hold a single cluster of the level below, some with a single
+// node.
 func TestClusterSizes(t *testing.T) {
 	for _, cs := range []int{1, 2, 3, 5, 64} {
 		for _, me := range []int{1, 3} {
-			for _, opt := range []grid.Options{{}, {Connectivity: grid.Four}} {
-				g := testmap.Random(int64(cs), 31, 23, 0.25, opt)
-				hg, err := hpa.Build(g, hpa.Options{ClusterSize: cs, MaxEntrance: me})
-				if err != nil {
-					t.Fatal(err)
-				}
-				q, s := hpa.NewSearcher(hg), grid.NewSearcher(g)
-				what := fmt.Sprintf("cluster %d, max entrance %d, %v", cs, me, opt.Connectivity)
-				for _, p := range testmap.RandomPairs(testmap.NewRand(5), g, 300) {
-					check(t, q, s, p[0], p[1], what)
+			for _, lf := range []int{2, 3, 4} {
+				for _, opt := range []grid.Options{{}, {Connectivity: grid.Four}} {
+					g := testmap.Random(int64(cs), 31, 23, 0.25, opt)
+					hg, err := hpa.Build(g, hpa.Options{ClusterSize: cs, MaxEntrance: me, LevelFactor: lf})
+					if err != nil {
+						t.Fatal(err)
+					}
+					q, s := hpa.NewSearcher(hg), grid.NewSearcher(g)
+					what := fmt.Sprintf("cluster %d, max entrance %d, level factor %d, %d levels, %v", cs, me, lf, hg.Levels(), opt.Connectivity)
+					for _, p := range testmap.RandomPairs(testmap.NewRand(5), g, 300) {
+						check(t, q, s, p[0], p[1], what)
+					}
 				}
 			}
 		}
