@@ -131,8 +131,8 @@ func BenchmarkUpdate(b *testing.B) {
 }
 
 // BenchmarkUpdateWorld times Update on the 4096² demo world of mapgen (seed
-// 0, as `mapgen world -size 4096` makes it) for level factors 4 (the
-// default) and 2, after a wall of 12×1 or 1×12 cells put up at a random
+// 0, as `mapgen world -size 4096` makes it) for level factors 4 and 2
+// (which zero options choose at 4096²), after a wall of 12×1 or 1×12 cells put up at a random
 // place where all its cells are free, then taken down again: one op is one
 // Update (the grid's SetCells is not timed). The build (about ten seconds)
 // is timed once, outside the ops, and

@@ -4,3 +4,6 @@ package hpa
 // expansions differ with the paths a searcher's graph kept from earlier
 // queries.
 func SameAnswer(a, b Result) bool { return a.Status == b.Status && a.Cost == b.Cost }
+
+// ChooseLevels is chooseLevels, for the tests of the choice.
+var ChooseLevels = chooseLevels

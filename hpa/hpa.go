@@ -65,15 +65,16 @@ const (
 	DefaultMaxEntrance = 6
 	// MaxClusterSize is the largest cluster side Build accepts.
 	MaxClusterSize = 1024
-	// DefaultLevelFactor is the level factor of the zero Options.
-	DefaultLevelFactor = 4
 	// MaxLevelFactor is the largest Options.LevelFactor.
 	MaxLevelFactor = 8
+	// MaxAutoTopSide is the widest top-level cluster, in cells, that the
+	// level factor 0 chooses (see Options.LevelFactor).
+	MaxAutoTopSide = 256
 )
 
 // Options tunes how a [Graph] is built. The zero value gives clusters of
-// [DefaultClusterSize] cells, entrances split above [DefaultMaxEntrance]
-// and levels of [DefaultLevelFactor]² clusters of the level below.
+// [DefaultClusterSize] cells, entrances split above [DefaultMaxEntrance],
+// and levels and a level factor chosen from the map's size.
 type Options struct {
 	// ClusterSize is the side of a square cluster, in cells; 0 means
 	// DefaultClusterSize.
@@ -87,18 +88,24 @@ type Options struct {
 	// clusters of the one below. 0 chooses it from the map: levels are
 	// added while the top level has more than 64 clusters (8×8), up to
 	// MaxLevels, which measured fastest on the Moving AI street maps at
-	// 1024² (2 levels) and scaled to 4096² (3 levels).
+	// 1024² (2 levels) and scaled to 4096² (3 levels with the level factor
+	// 4, and 4 levels with 2, which a level factor of 0 chooses there).
 	Levels int
 	// LevelFactor is how many clusters of one level, along each axis,
-	// make a cluster of the level above: 2 to MaxLevelFactor, and 0 means
-	// DefaultLevelFactor. It trades queries against updates. A long query
-	// crosses fewer clusters of the top level when they are large, but an
-	// in-place Update searches again the whole top-level cluster that holds
-	// an edit, whose cost grows with the cluster's side. On a 4096² map,
-	// 4 gives three levels and a top level of 512 cells; 2 gives four and
-	// one of 256 cells, whose updates cost about a third and whose long
-	// queries 1.1 to 1.5 times as much (the README has the figures); at
-	// 1024² the two differ little.
+	// make a cluster of the level above: 2 to MaxLevelFactor, or 0 to
+	// choose from the map: 4, unless the top level's clusters would then
+	// be wider than MaxAutoTopSide cells, and 2 then. It trades queries
+	// against updates. A long query crosses fewer clusters of the top
+	// level when they are large, but an in-place Update searches again
+	// the whole top-level cluster that holds an edit, whose cost grows
+	// with the cluster's side. On a 4096² map, 4 gives three levels and a
+	// top level of 512 cells; 2 gives four and one of 256 cells, whose
+	// updates cost about a third (below a thousandth of a build) and whose
+	// long queries 1.1 to 1.5 times as much: 0 chooses 2. At 1024² both
+	// give top-level clusters of 128 cells, but 2 with one level more,
+	// whose queries on the Moving AI maps took 1.1 to 1.6 times as long,
+	// for updates under a millisecond either way: 0 chooses 4. The README
+	// has the figures; [Graph.LevelFactor] gives the factor chosen.
 	LevelFactor int
 	// Progress, when not nil, is called once per cluster as the
 	// intra-cluster edges are computed, with the clusters done so far and
@@ -266,17 +273,13 @@ func Build(g *grid.Grid, opt Options) (*Graph, error) {
 	if me < 1 {
 		return nil, fmt.Errorf("hpa: max entrance %d, want a positive length", opt.MaxEntrance)
 	}
-	lf := cmp.Or(opt.LevelFactor, DefaultLevelFactor)
-	if lf < 2 || lf > MaxLevelFactor {
-		return nil, fmt.Errorf("hpa: level factor %d, want 2 to %d", opt.LevelFactor, MaxLevelFactor)
+	if opt.LevelFactor != 0 && (opt.LevelFactor < 2 || opt.LevelFactor > MaxLevelFactor) {
+		return nil, fmt.Errorf("hpa: level factor %d, want 0 or 2 to %d", opt.LevelFactor, MaxLevelFactor)
 	}
-	levels := opt.Levels
-	if levels == 0 {
-		levels = autoLevels(g.Width(), g.Height(), cs, lf)
+	if opt.Levels < 0 || opt.Levels > MaxLevels {
+		return nil, fmt.Errorf("hpa: %d levels, want 0 to %d", opt.Levels, MaxLevels)
 	}
-	if levels < 1 || levels > MaxLevels {
-		return nil, fmt.Errorf("hpa: %d levels, want 1 to %d", opt.Levels, MaxLevels)
-	}
+	lf, levels := chooseLevels(g.Width(), g.Height(), cs, opt.Levels, opt.LevelFactor)
 	g.RLock() // one version of the grid throughout
 	defer g.RUnlock()
 	h := newGraph(g, cs, me, lf)
@@ -302,6 +305,36 @@ func (h *Graph) build(levels int, progress func(done, total int)) {
 	h.off, h.edges = layoutEdges(len(h.nodes), inter, h.intraEdges(progress))
 	h.finish()
 	h.buildLevels(levels)
+}
+
+// chooseLevels returns the level factor and the number of levels of a
+// w×h map's graph with clusters of side cs, for the options' levels and
+// level factor, each 0 to choose (see Options).
+func chooseLevels(w, h, cs, levels, lf int) (int, int) {
+	f := lf
+	if f == 0 {
+		f = 4
+	}
+	l := levels
+	if l == 0 {
+		l = autoLevels(w, h, cs, f)
+	}
+	if lf == 0 && l > 1 && cs*pow(f, l-1) > MaxAutoTopSide {
+		f = 2
+		if levels == 0 {
+			l = autoLevels(w, h, cs, f)
+		}
+	}
+	return f, l
+}
+
+// pow returns b to the power e ≥ 0, for the small b and e of level sides.
+func pow(b, e int) int {
+	p := 1
+	for range e {
+		p *= b
+	}
+	return p
 }
 
 // autoLevels returns the number of levels after which the top level has at

@@ -1,7 +1,6 @@
 package hpa_test
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"image"
@@ -355,8 +354,10 @@ func TestErrors(t *testing.T) {
 		{"negative cluster size", g, hpa.Options{ClusterSize: -1}, "hpa: cluster size -1"},
 		{"huge cluster size", g, hpa.Options{ClusterSize: hpa.MaxClusterSize + 1}, "hpa: cluster size"},
 		{"negative entrance", g, hpa.Options{MaxEntrance: -2}, "hpa: max entrance -2"},
-		{"level factor 1", g, hpa.Options{LevelFactor: 1}, "hpa: level factor 1, want 2 to 8"},
-		{"level factor 9", g, hpa.Options{LevelFactor: hpa.MaxLevelFactor + 1}, "hpa: level factor 9, want 2 to 8"},
+		{"level factor 1", g, hpa.Options{LevelFactor: 1}, "hpa: level factor 1, want 0 or 2 to 8"},
+		{"level factor 9", g, hpa.Options{LevelFactor: hpa.MaxLevelFactor + 1}, "hpa: level factor 9, want 0 or 2 to 8"},
+		{"negative levels", g, hpa.Options{Levels: -1}, "hpa: -1 levels, want 0 to 4"},
+		{"levels 5", g, hpa.Options{Levels: hpa.MaxLevels + 1}, "hpa: 5 levels, want 0 to 4"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := hpa.Build(tc.g, tc.opt)
@@ -476,7 +477,7 @@ func TestLevels(t *testing.T) {
 						if hg.Levels() != levels {
 							t.Fatalf("Levels() = %d, want %d", hg.Levels(), levels)
 						}
-						f := cmp.Or(sh.factor, hpa.DefaultLevelFactor)
+						f, _ := hpa.ChooseLevels(w, h, 4, levels, sh.factor)
 						if hg.LevelFactor() != f || hg.Options().LevelFactor != f {
 							t.Fatalf("LevelFactor() = %d, Options().LevelFactor = %d, want %d", hg.LevelFactor(), hg.Options().LevelFactor, f)
 						}
@@ -746,5 +747,43 @@ func TestMaxLevel(t *testing.T) {
 				t.Fatalf("MaxLevel %d: %v→%v: a path of cost %v (%v) for the result's %v", l, p[0], p[1], c, err, rc.Cost)
 			}
 		}
+	}
+}
+
+// TestChooseLevels checks the levels and level factor that zero options
+// choose from the map's size, and that given ones are kept.
+func TestChooseLevels(t *testing.T) {
+	for _, tc := range []struct {
+		w, h, cs, levels, factor int
+		wantFactor, wantLevels   int
+	}{
+		{512, 512, 32, 0, 0, 4, 2},    // a top level of 128 cells
+		{1024, 1024, 32, 0, 0, 4, 2},  // 128
+		{1024, 768, 32, 0, 0, 4, 2},   // 128
+		{2048, 2048, 32, 0, 0, 2, 4},  // 4 would give 512: 2 gives 256
+		{4096, 4096, 32, 0, 0, 2, 4},  // 256, four levels at most
+		{4096, 4096, 32, 0, 4, 4, 3},  // the factor given: 512
+		{4096, 4096, 32, 0, 3, 3, 4},  // 288
+		{1024, 1024, 32, 3, 0, 2, 3},  // three levels given: 4 would give 512
+		{1024, 1024, 32, 1, 0, 4, 1},  // one level: the factor plays no part
+		{4096, 4096, 256, 0, 0, 2, 2}, // 4 would give 1024 (16 clusters a row)
+		{100, 50, 8, 0, 0, 4, 2},      // 32
+		{31, 23, 1, 0, 0, 4, 2},       // 4
+		{20000, 300, 32, 0, 0, 2, 4},  // 4 would give 512
+	} {
+		f, l := hpa.ChooseLevels(tc.w, tc.h, tc.cs, tc.levels, tc.factor)
+		if f != tc.wantFactor || l != tc.wantLevels {
+			t.Errorf("%d×%d, clusters of %d, levels %d, factor %d: factor %d and %d levels, want %d and %d",
+				tc.w, tc.h, tc.cs, tc.levels, tc.factor, f, l, tc.wantFactor, tc.wantLevels)
+		}
+	}
+	// A graph built with zero options records the factor it chose.
+	g := testmap.Random(1, 31, 23, 0.2, grid.Options{})
+	hg, err := hpa.Build(g, hpa.Options{ClusterSize: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hg.LevelFactor() != 4 || hg.Levels() != 2 || hg.Options().LevelFactor != 4 {
+		t.Errorf("zero options on 31×23, clusters of 1: factor %d, %d levels, options %+v; want 4 and 2", hg.LevelFactor(), hg.Levels(), hg.Options())
 	}
 }

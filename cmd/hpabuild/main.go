@@ -72,8 +72,8 @@ func newFlagSet(f *flags) *flag.FlagSet {
 	fs.IntVar(&f.opt.ClusterSize, "cluster", hpa.DefaultClusterSize, fmt.Sprintf("cluster side in cells, `N` from 1 to %d", hpa.MaxClusterSize))
 	fs.IntVar(&f.opt.MaxEntrance, "max-entrance", hpa.DefaultMaxEntrance, "longest entrance with one transition; longer ones get two (`N` ≥ 1)")
 	fs.IntVar(&f.opt.Levels, "levels", 0, fmt.Sprintf("levels of the hierarchy, `L` from 1 to %d; 0 chooses from the map size", hpa.MaxLevels))
-	fs.IntVar(&f.opt.LevelFactor, "level-factor", hpa.DefaultLevelFactor, fmt.Sprintf("each level's cluster is `F`×F clusters of the level below, F from 2 to %d:\n"+
-		"smaller F makes in-place updates cheaper and long queries dearer (see hpa.Options.LevelFactor)", hpa.MaxLevelFactor))
+	fs.IntVar(&f.opt.LevelFactor, "level-factor", 0, fmt.Sprintf("each level's cluster is `F`×F clusters of the level below, F from 2 to %d; smaller F makes\n"+
+		"in-place updates cheaper and long queries dearer; 0 chooses from the map size, 4 or 2 (see hpa.Options.LevelFactor)", hpa.MaxLevelFactor))
 	fs.StringVar(&f.png, "png", "", "also draw the graph to PNG `file`: the map, cluster borders (higher levels darker), level-1 edges as thin\n"+
 		"grey-blue lines, nodes coloured by their highest level (1 grey-blue, 2 teal, 3 orange, 4 brown); edges are left\n"+
 		"out below 2 pixels a cell (maps over 512 cells a side); maps over 1024 cells a side are scaled down")
@@ -116,8 +116,8 @@ func build(args []string, stdout, stderr io.Writer) error {
 		return cli.Usagef("-max-entrance %d, want 1 or more", f.opt.MaxEntrance)
 	case f.opt.Levels < 0 || f.opt.Levels > hpa.MaxLevels:
 		return cli.Usagef("-levels %d, want 0 to %d", f.opt.Levels, hpa.MaxLevels)
-	case f.opt.LevelFactor < 2 || f.opt.LevelFactor > hpa.MaxLevelFactor:
-		return cli.Usagef("-level-factor %d, want 2 to %d", f.opt.LevelFactor, hpa.MaxLevelFactor)
+	case f.opt.LevelFactor != 0 && (f.opt.LevelFactor < 2 || f.opt.LevelFactor > hpa.MaxLevelFactor):
+		return cli.Usagef("-level-factor %d, want 0 or 2 to %d", f.opt.LevelFactor, hpa.MaxLevelFactor)
 	case cli.SameFile(f.mapPath, f.out):
 		return cli.Usagef("-o %s is the map itself", f.out)
 	case f.png != "" && cli.SameFile(f.mapPath, f.png):

@@ -63,9 +63,10 @@ func TestBuild(t *testing.T) {
 		args                  []string
 		cluster, entr, factor int
 	}{
-		{"defaults", nil, hpa.DefaultClusterSize, hpa.DefaultMaxEntrance, hpa.DefaultLevelFactor},
-		{"options", []string{"-cluster", "8", "-max-entrance", "3"}, 8, 3, hpa.DefaultLevelFactor},
-		{"one cluster", []string{"-cluster", "100"}, 100, hpa.DefaultMaxEntrance, hpa.DefaultLevelFactor},
+		// The demo map is small: the level factor 0 chooses 4.
+		{"defaults", nil, hpa.DefaultClusterSize, hpa.DefaultMaxEntrance, 4},
+		{"options", []string{"-cluster", "8", "-max-entrance", "3"}, 8, 3, 4},
+		{"one cluster", []string{"-cluster", "100"}, 100, hpa.DefaultMaxEntrance, 4},
 		{"level factor", []string{"-cluster", "4", "-levels", "3", "-level-factor", "2"}, 4, hpa.DefaultMaxEntrance, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -171,8 +172,8 @@ func TestErrors(t *testing.T) {
 		{"cluster huge", args("-cluster", "5000"), 2, "-cluster 5000"},
 		{"cluster not a number", args("-cluster", "big"), 2, "-cluster"},
 		{"max entrance 0", args("-max-entrance", "0"), 2, "-max-entrance 0, want 1 or more"},
-		{"level factor 1", args("-level-factor", "1"), 2, "-level-factor 1, want 2 to 8"},
-		{"level factor 9", args("-level-factor", "9"), 2, "-level-factor 9, want 2 to 8"},
+		{"level factor 1", args("-level-factor", "1"), 2, "-level-factor 1, want 0 or 2 to 8"},
+		{"level factor 9", args("-level-factor", "9"), 2, "-level-factor 9, want 0 or 2 to 8"},
 		{"output is the map", []string{"-map", bad, "-o", bad}, 2, "is the map itself"},
 		{"missing map", []string{"-map", missing, "-o", out}, 1, "missing.map"},
 		{"malformed map", []string{"-map", bad, "-o", out}, 1, "bad.map:6"},

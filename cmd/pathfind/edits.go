@@ -46,8 +46,8 @@ func setupEdits(fs *flag.FlagSet) func(io.Writer) error {
 	fs.Uint64Var(&f.seed, "seed", 1, "seed of the walls' places and of the checked queries")
 	fs.BoolVar(&f.withHPA, "hpa", false, "after each edit, also update an HPA* graph built in memory (hpa.Graph.Update)")
 	fs.StringVar(&f.graph, "graph", "", "after each edit, also update the HPA* graph read from `file` (written by hpabuild); implies -hpa")
-	fs.IntVar(&f.factor, "level-factor", 0, fmt.Sprintf("with -hpa, build the graph with level factor `F` (2 to %d; 0: %d): smaller F makes updates\n"+
-		"cheaper and long queries dearer (hpa.Options.LevelFactor; -graph files have their own)", hpa.MaxLevelFactor, hpa.DefaultLevelFactor))
+	fs.IntVar(&f.factor, "level-factor", 0, fmt.Sprintf("with -hpa, build the graph with level factor `F` (2 to %d; 0 chooses from the map size): smaller F\n"+
+		"makes updates cheaper and long queries dearer (hpa.Options.LevelFactor; -graph files have their own)", hpa.MaxLevelFactor))
 	fs.BoolVar(&f.withMesh, "navmesh", false, "after each edit, also bring the navmesh up to date: navmesh.Mesh.Update of its tiles the edit\n"+
 		"touches, or with -tile 0 a new navmesh.FromGrid")
 	fs.IntVar(&f.tile, "tile", 64, "with -navmesh, the mesh's tile side `T` in cells (0: no tiles, the mesh is built again)")
