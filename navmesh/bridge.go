@@ -9,8 +9,9 @@ package navmesh
 // crosses a bridge into such a side, so it never enters the dead-end
 // corridors of a maze or the cul-de-sacs of a city.
 //
-// The bridges come from one depth-first search over the polygons (Tarjan's
-// low links). Numbering the polygons in the order that search first meets
+// An untiled mesh's bridges come from one depth-first search over the
+// polygons (Tarjan's low links); a tiled mesh's from its tiles'
+// (tileprune.go). Numbering the polygons in the order that search first meets
 // them, the side a bridge leads down into, away from the search's root, is
 // exactly the polygons numbered from that of its first polygon c (pre[c])
 // to the last one met before the search backed out of c (end[c]): one
@@ -24,7 +25,7 @@ func (m *Mesh) bridges() {
 	n := len(m.polys)
 	m.pre = make([]int32, n)
 	m.end = make([]int32, n)
-	m.bridge = make([]bool, len(m.ev))
+	m.bridge = make([]uint8, len(m.ev))
 	low := make([]int32, n)
 	for i := range m.pre {
 		m.pre[i] = -1
@@ -81,8 +82,8 @@ func (m *Mesh) bridges() {
 			if low[c.p] > pre[up] {
 				// Only the edge c came in by joins c's subtree to the rest.
 				e := polys[c.p].e0 + c.in
-				m.bridge[e] = true
-				m.bridge[polys[up].e0+m.etwin[e]] = true
+				m.bridge[e] = bridgePocket
+				m.bridge[polys[up].e0+m.etwin[e]] = bridgePocket
 			}
 		}
 		comp++
@@ -98,21 +99,53 @@ func (s *search) crosses(from PolyID, e int32) bool {
 	if s.fl.excl != nil && s.excluded(m.enb[e]) {
 		return false
 	}
-	if !m.bridge[e] {
+	mark := m.bridge[e]
+	if mark == bridgeNone {
 		return true
 	}
-	to := m.enb[e]
-	c := to // the polygon the bridge leads down into
-	if m.pre[from] > m.pre[to] {
-		c = from
+	lo, hi, down, ok := m.bridgeSide(from, e)
+	if !ok {
+		return true
 	}
-	lo, hi := m.pre[c], m.end[c]
 	for _, ps := range [2][]PolyID{s.sps, s.gps} {
 		for _, k := range ps {
-			if in := lo <= m.pre[k] && m.pre[k] <= hi; in == (c == to) {
+			if n := m.number(k, mark); (lo <= n && n <= hi) == down {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// bridgeSide returns, for edge e of polygon from that m.bridge marks, the
+// numbers lo to hi (see number) of the side that the bridge leads down
+// into, away from the root of the search that numbered them, and whether
+// that side is the one across e; ok is false when the edge is not a
+// bridge, as an edge marked bridgeMaybe may not be (tileprune.go).
+func (m *Mesh) bridgeSide(from PolyID, e int32) (lo, hi int32, down, ok bool) {
+	to := m.enb[e]
+	if t := m.tree; m.bridge[e] == bridgeMaybe {
+		u, v := m.polys[from].comp, m.polys[to].comp
+		switch {
+		case t.parent[v] == u && t.up[v]:
+			return t.pre[v], t.end[v], true, true
+		case t.parent[u] == v && t.up[u]:
+			return t.pre[u], t.end[u], false, true
+		}
+		return 0, 0, false, false
+	}
+	c := to // the polygon the bridge leads down into
+	if m.pre[from] > m.pre[to] {
+		c = from
+	}
+	return m.pre[c], m.end[c], c == to, true
+}
+
+// number returns the number of polygon p that the sides of the bridges
+// marked mark are intervals of.
+func (m *Mesh) number(p PolyID, mark uint8) int32 {
+	if mark == bridgeMaybe {
+		return m.tree.pre[m.polys[p].comp]
+	}
+	return m.pre[p]
 }

@@ -88,10 +88,10 @@ func TestBridgesParallel(t *testing.T) {
 			e := p.e0 + i
 			nb := m.enb[e]
 			want := nb >= 0 && min(PolyID(id), nb) == 1 && max(PolyID(id), nb) == 2
-			if m.bridge[e] != want {
-				t.Errorf("edge %d of polygon %d (to %d): bridge %v, want %v", i, id, nb, m.bridge[e], want)
+			if got := m.bridge[e] == bridgePocket; got != want {
+				t.Errorf("edge %d of polygon %d (to %d): bridge %v, want %v", i, id, nb, got, want)
 			}
-			if m.bridge[e] {
+			if m.bridge[e] != bridgeNone {
 				bridges++
 			}
 		}

@@ -158,10 +158,15 @@ type Mesh struct {
 	// polygon index of a mesh of convex polygons; nil for the zero Mesh.
 	loc locator
 
-	// Bridge pruning (see bridges): per edge, whether it is a bridge; per
-	// polygon, its depth-first number and the last number of its subtree.
-	bridge   []bool
+	// Bridge pruning (see bridges): per edge, whether it is a bridge
+	// (bridgePocket), or for a tiled mesh may be one (bridgeMaybe,
+	// tileprune.go); per polygon, its depth-first number and the last
+	// number of its subtree.
+	bridge   []uint8
 	pre, end []int32
+	// tree, for a tiled mesh, numbers the groups that its polygons' comp
+	// holds (tileprune.go); nil for an untiled mesh.
+	tree *groupTree
 
 	// tiles, for a mesh FromGrid built with Options.TileSize, is what
 	// Update needs to mesh some tiles again; nil otherwise.
@@ -190,7 +195,7 @@ const (
 
 type poly struct {
 	e0, ne int32
-	comp   int32 // connected component
+	comp   int32 // connected component; for a tiled mesh, its group (Mesh.tree)
 }
 
 // Origin is what a mesh was built from, as its file keeps it.
@@ -290,7 +295,15 @@ func (m *Mesh) edge(p poly, i int32) (a, b mgl64.Vec2) {
 // of neighbours. It is false when either is not a polygon of m.
 func (m *Mesh) Connected(a, b PolyID) bool {
 	n := PolyID(len(m.polys))
-	return a >= 0 && b >= 0 && a < n && b < n && m.polys[a].comp == m.polys[b].comp
+	return a >= 0 && b >= 0 && a < n && b < n && m.component(a) == m.component(b)
+}
+
+// component returns the component of polygon p.
+func (m *Mesh) component(p PolyID) int32 {
+	if m.tree != nil {
+		return m.tree.comp[m.polys[p].comp]
+	}
+	return m.polys[p].comp
 }
 
 // Locate returns a polygon that contains p and true, or −1 and false when p

@@ -227,7 +227,7 @@ func (t *tiling) corners() int {
 // the areas round its vertices.
 func (m *Mesh) finishTiled() {
 	t := m.tiles
-	m.label()
+	m.labelTiled()
 	x := tileIndex(m.w, m.h)
 	x.Fill(func(emit func(int, int32)) {
 		first := int32(0)

@@ -96,6 +96,7 @@ func (m *Mesh) retile(g *grid.Grid, size int) error {
 			num[v] = -1
 		}
 		seen = seen[:0]
+		tp.prune(t.tileRect(k%t.nx, k/t.nx, w, h), w, h)
 	}
 	x := tileIndex(w, h)
 	for k := range t.tiles {
@@ -110,6 +111,12 @@ func (m *Mesh) retile(g *grid.Grid, size int) error {
 		// the map's tiles give: Update stitches the whole mesh again
 		// rather than splice rows of its tiles into the file's arrays.
 		t.rowPoly, t.rowEdge, t.rowVert = nil, nil, nil
+	} else {
+		// Numbered as the tiles number it: prune as a tiled mesh does.
+		m.pre, m.end, m.bridge, m.tree = s.pre, s.end, s.bridge, s.tree
+		for id := range m.polys {
+			m.polys[id].comp = s.polys[id].comp
+		}
 	}
 	m.tiles = t
 	m.loc = s.loc // the tiled meshes' index, as FromGrid's has

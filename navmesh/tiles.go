@@ -50,6 +50,12 @@ type tiling struct {
 	// totals. nil for a mesh whose numbering is not the stitch's (see
 	// [Mesh.Update]).
 	rowPoly, rowEdge, rowVert []int32
+	// The graph of groups (tileprune.go): the node of each tile's first
+	// group (groupBase, plus the total), and per row of tiles the links
+	// between groups across the vertical lines in it (vlinks) and the
+	// horizontal line above it (hlinks).
+	groupBase      []int32
+	vlinks, hlinks [][]groupLink
 }
 
 // tilePolys are the convex polygons of one tile, built from its cells
@@ -68,6 +74,15 @@ type tilePolys struct {
 	// each polygon overlaps, sorted by bucket then polygon, so that a
 	// mesh's index is the merge of its tiles' lists.
 	bkt []bucketRef
+	// Bridge pruning and components inside the tile (tileprune.go): per
+	// polygon, its number (pre), the last number of its subtree (end) and
+	// its group (0 to ngroups−1); the corners whose sides are pockets and
+	// other bridges, both ways, sorted; and the groups each other bridge
+	// joins, once.
+	pre, end, group []int32
+	ngroups         int32
+	pockets, others []int32
+	links           [][2]int32
 }
 
 // bucketRef is one entry of a tile's bucket lists: polygon poly of the
@@ -257,6 +272,7 @@ func buildTile(g *grid.Grid, b image.Rectangle) tilePolys {
 		return local[k], local[next]
 	})
 	tp.bucketize(tileIndex(g.Width(), g.Height()), stride)
+	tp.prune(b, g.Width(), g.Height())
 	return tp
 }
 

@@ -29,3 +29,24 @@ func SameIndex(a, b *Mesh) bool {
 	}
 	return true
 }
+
+// SamePruning reports whether meshes a and b have the same bridges and
+// numbers, and the same components.
+func SamePruning(a, b *Mesh) bool {
+	if !slices.Equal(a.bridge, b.bridge) || !slices.Equal(a.pre, b.pre) || !slices.Equal(a.end, b.end) || len(a.polys) != len(b.polys) {
+		return false
+	}
+	if (a.tree == nil) != (b.tree == nil) {
+		return false
+	}
+	if x, y := a.tree, b.tree; x != nil && (!slices.Equal(x.pre, y.pre) || !slices.Equal(x.end, y.end) ||
+		!slices.Equal(x.parent, y.parent) || !slices.Equal(x.up, y.up) || !slices.Equal(x.comp, y.comp)) {
+		return false
+	}
+	for p := range a.polys {
+		if a.component(PolyID(p)) != b.component(PolyID(p)) {
+			return false
+		}
+	}
+	return true
+}

@@ -192,11 +192,18 @@ func TestTiledAnyAngleOracle(t *testing.T) {
 	}
 }
 
-// BenchmarkQueryTiles runs the 10 longest scenarios of Berlin_0_1024 in
-// turn, between cell centres, on the mesh without tiles and with tiles of
-// 64 and 128 cells, which have more polygons for a path to cross.
+// BenchmarkQueryTiles runs the 10 longest scenarios of Berlin_0_1024 and
+// of maze512-1-0 in turn, between cell centres, on the mesh without tiles
+// and with tiles of 64 and 128 cells, which have more polygons for a path
+// to cross and prune only the bridges whose far side lies in one tile.
 func BenchmarkQueryTiles(b *testing.B) {
-	g, scens := testmap.MovingAI(b, "Berlin_0_1024.map")
+	for _, name := range []string{"Berlin_0_1024", "maze512-1-0"} {
+		b.Run(name, func(b *testing.B) { benchmarkQueryTiles(b, name+".map") })
+	}
+}
+
+func benchmarkQueryTiles(b *testing.B, name string) {
+	g, scens := testmap.MovingAI(b, name)
 	scens = slices.Clone(scens)
 	slices.SortStableFunc(scens, func(x, y grid.Scenario) int { return cmp.Compare(y.Optimal, x.Optimal) })
 	scens = scens[:10]

@@ -24,10 +24,11 @@ import (
 // rows above and below the band are copied from m, those below with their
 // IDs moved, and only the pieces on the band's lines are paired again.
 // The point index is spliced too: the band's buckets get its polygons
-// from the bucket lists each tile keeps. Then it finds the bridges, and
-// with them the components, over the whole mesh again. The copies and
-// that search are linear in the size of the mesh, the band in its width
-// (see BenchmarkUpdate for figures). A cell outside changed that did
+// from the bucket lists each tile keeps. The bridges and components come
+// from the tiles' own (tileprune.go): only the links across the band's
+// tile lines are found again, and the small graph of the tiles' groups
+// searched again. The copies are linear in the size of the mesh, the band
+// in its width (see BenchmarkUpdate for figures). A cell outside changed that did
 // change is not seen, and the mesh is then wrong for it. When changed
 // holds no cell of g, Update returns m itself. A mesh that ReadFor read
 // with its vertices numbered otherwise than FromGrid numbers them is
@@ -88,13 +89,16 @@ func (m *Mesh) Update(g *grid.Grid, changed image.Rectangle) (*Mesh, error) {
 // lost. A vertex of the band that the rows below use lies on the band's
 // last line, and is found there by its corner. Only the pieces on the
 // band's first and last lines are paired again across them. The mesh is
-// the one nt.mesh makes, array for array, and so is its point index
-// (spliceIndex); its bridges and components are found again over the
-// whole mesh.
+// the one nt.mesh makes, array for array, and so are its point index
+// (spliceIndex) and its bridges and components (label).
 func (m *Mesh) splice(nt *tiling, r0, r1 int, walk []uint64) *Mesh {
 	ny := nt.ny
 	sp := &splicing{m: m, ot: m.tiles, nt: nt, b0: max(r0-1, 0), b1: min(r1+1, ny-1)}
 	b0, b1 := sp.b0, sp.b1
+	nt.setGroupBases()
+	if m.tiles.groupBase != nil {
+		sp.dC = nt.groupBase[(b1+1)*nt.nx] - m.tiles.groupBase[(b1+1)*nt.nx]
+	}
 	sp.s = newStitcher(nt, m.w, m.h, max(b0-1, 0), min(b1+1, ny-1))
 	sp.nm = &Mesh{kind: convexGridMesh, w: m.w, h: m.h, walk: walk, tiles: nt}
 	sp.s.m = sp.nm
@@ -113,11 +117,11 @@ func (m *Mesh) splice(nt *tiling, r0, r1 int, walk []uint64) *Mesh {
 	sp.neighbours()
 	sp.corners()
 	ox, ok := m.loc.(*polyIndex)
-	if !ok {
+	if !ok || m.tree == nil {
 		nm.finishTiled()
 		return nm
 	}
-	nm.label()
+	sp.label()
 	nm.loc = spliceIndex(ox, sp.ot, nt, b0, b1)
 	nm.areaCorners()
 	return nm
@@ -133,6 +137,7 @@ type splicing struct {
 	s          *stitcher
 	b0, b1     int
 	dP, dE, dV int32
+	dC         int32 // what the band's groups gained (tileprune.go)
 }
 
 // slack is the capacity of an array of nm for n entries of m's: a little
@@ -182,6 +187,7 @@ func (sp *splicing) below() {
 	nm.verts = append(nm.verts, m.verts[oV[b1+1]:]...)
 	for _, p := range m.polys[oP[b1+1]:] {
 		p.e0 += sp.dE
+		p.comp += sp.dC
 		nm.polys = append(nm.polys, p)
 	}
 	switch {
@@ -262,6 +268,49 @@ func (sp *splicing) neighbours() {
 		}
 	}
 	nm.nport = m.nport + (newPorts-oldPorts)/2
+}
+
+// label sets nm's numbers, groups, bridges and components (tileprune.go):
+// those of m's polygons and edges above and below the band, moved below
+// it, and the band's from its tiles; the links of the band's lines found
+// again from the window's pieces on them, and the graph of groups searched
+// again, which costs time in the number of groups and links, not of
+// polygons.
+func (sp *splicing) label() {
+	m, nm, nt, b0, b1 := sp.m, sp.nm, sp.nt, sp.b0, sp.b1
+	oP, oE := sp.ot.rowPoly, sp.ot.rowEdge
+	nm.pre, nm.end = make([]int32, len(nm.polys)), make([]int32, len(nm.polys))
+	nm.bridge = make([]uint8, len(nm.ev))
+	copy(nm.pre, m.pre[:oP[b0]])
+	copy(nm.end, m.end[:oP[b0]])
+	copy(nm.bridge, m.bridge[:oE[b0]])
+	if b1+1 < nt.ny { // the rows below the band, moved
+		for i, v := range m.pre[oP[b1+1]:] {
+			nm.pre[oP[b1+1]+sp.dP+int32(i)] = v + sp.dP
+		}
+		for i, v := range m.end[oP[b1+1]:] {
+			nm.end[oP[b1+1]+sp.dP+int32(i)] = v + sp.dP
+		}
+		copy(nm.bridge[oE[b1+1]+sp.dE:], m.bridge[oE[b1+1]:])
+	}
+	nm.labelRows(nt, b0, b1)
+	ot := sp.ot
+	nt.vlinks, nt.hlinks = slices.Clone(ot.vlinks), slices.Clone(ot.hlinks)
+	var vrows, hrows []int
+	for r := b0; r <= b1; r++ {
+		nt.vlinks[r] = nil
+		vrows = append(vrows, r)
+	}
+	for r := b0; r <= min(b1+1, nt.ny-1); r++ {
+		nt.hlinks[r] = nil
+		hrows = append(hrows, r)
+	}
+	es := make([]int32, 0, len(sp.s.line))
+	for _, l := range sp.s.line {
+		es = append(es, l.e)
+	}
+	nm.lineLinks(nt, es, vrows, hrows)
+	nm.searchGroups(nt)
 }
 
 // corners sets which of nm's vertices are corners of the walls: those of

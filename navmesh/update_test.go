@@ -105,6 +105,9 @@ func TestUpdate(t *testing.T) {
 			if !navmesh.SameIndex(um, fm) {
 				t.Fatalf("%s: Update's point index differs from FromGrid's", where)
 			}
+			if !navmesh.SamePruning(um, fm) {
+				t.Fatalf("%s: Update's bridges, numbers or components differ from FromGrid's", where)
+			}
 			if !slices.EqualFunc(polygonSet(m), before, slices.Equal) {
 				t.Fatalf("%s: Update changed the mesh it updated", where)
 			}

@@ -1,0 +1,476 @@
+package navmesh
+
+import (
+	"cmp"
+	"image"
+	"slices"
+
+	"github.com/go-gl/mathgl/mgl64"
+)
+
+// Bridge pruning and components of tiled meshes. An untiled mesh finds its
+// bridges and components by one depth-first search of all its polygons
+// (bridge.go). A tiled mesh finds them in two steps, so that [Mesh.Update]
+// need not search the whole mesh again after an edit:
+//
+//   - In each tile, when it is built (prune), two searches of the graph of
+//     the tile's own polygons and portals. The first adds the rest of the
+//     map as one more polygon, its root, joined to every polygon side on
+//     the tile's border (whether the cells beyond are free or not, so that
+//     nothing outside the tile is read). Its bridges are pockets: bridges
+//     of the mesh whose far side from the root lies inside the tile (the
+//     graph has more paths than the mesh round that side, none fewer), with
+//     that side an interval of its numbers, counted from the tile's first
+//     polygon ID, as bridge.go's are. The second, without the root, finds
+//     the tile's other bridges, those with the border on both sides. The
+//     groups are the sets of the tile's polygons joined once those are
+//     cut: a pocket belongs to the group it hangs from.
+//   - Over the mesh, for each version of it (searchGroups): the graph
+//     whose nodes are all the tiles' groups and whose edges are those
+//     other bridges and the portals on the tile lines, those joining the
+//     same two groups merged into one edge marked as several. Its bridges
+//     are the mesh's bridges that are not pockets (a group's polygons are
+//     joined inside it but by bridges to pockets, which lead nowhere), and
+//     one depth-first search of it numbers the groups so that the side of
+//     each bridge is an interval of numbers. Where the tiles are open it is
+//     much smaller than the mesh: a group for most of a tile, an edge for
+//     a tile line's many portals between two groups.
+//
+// A polygon's comp is its group's node. Mesh.bridge marks a pocket's edges
+// bridgePocket and those of the edges that may be bridges of the graph of
+// groups (the tiles' other bridges, and the one portal between two groups
+// on a tile line) bridgeMaybe, which the search of groups decides. Update
+// prunes the tiles it builds again, links the tile lines it stitches
+// again, and searches the graph of groups again.
+
+// Marks of Mesh.bridge.
+const (
+	bridgeNone   uint8 = iota
+	bridgePocket       // a bridge, with the polygon numbers pre and end (bridge.go's, or a tile's pocket)
+	bridgeMaybe        // perhaps a bridge of the graph of a tiled mesh's groups
+)
+
+// prune sets tp's pockets, numbering, other bridges and groups for a tile
+// that covers rectangle b of a w×h grid (see the top of the file). Its cost
+// is linear in the tile's polygons.
+func (tp *tilePolys) prune(b image.Rectangle, w, h int) {
+	n := int32(len(tp.start) - 1)
+	tp.group, tp.pre, tp.end, tp.pockets, tp.others, tp.links, tp.ngroups = nil, nil, nil, nil, nil, nil, 0
+	if n <= 0 {
+		return
+	}
+	stride := int32(w + 1)
+	of := make([]int32, len(tp.corner)) // the polygon of each corner
+	for i := range n {
+		for k := tp.start[i]; k < tp.start[i+1]; k++ {
+			of[k] = i
+		}
+	}
+	x0, y0, x1, y1 := int32(b.Min.X), int32(b.Min.Y), int32(b.Max.X), int32(b.Max.Y)
+	// border reports whether the side from corner k lies on a line of the
+	// tile's border inside the map.
+	border := func(k int32) bool {
+		next := k + 1
+		if next == tp.start[of[k]+1] {
+			next = tp.start[of[k]]
+		}
+		a, c := tp.corner[k], tp.corner[next]
+		ax, ay, cx, cy := a%stride, a/stride, c%stride, c/stride
+		switch {
+		case ax == cx:
+			return ax == x0 && x0 > 0 || ax == x1 && x1 < int32(w)
+		case ay == cy:
+			return ay == y0 && y0 > 0 || ay == y1 && y1 < int32(h)
+		}
+		return false
+	}
+	pocket := make([]bool, len(tp.corner))
+	tp.pre, tp.end = make([]int32, n), make([]int32, n)
+	tp.pockets = tileBridges(tp, of, tp.pre, tp.end, pocket, border)
+	other := make([]bool, len(tp.corner))
+	tileBridges(tp, of, make([]int32, n), make([]int32, n), other, nil)
+	// The groups: the polygons joined once the other bridges are cut.
+	group := make([]int32, n)
+	for i := range group {
+		group[i] = -1
+	}
+	for k := range other {
+		other[k] = other[k] && !pocket[k]
+	}
+	var todo []int32
+	var np int32
+	for i := range n {
+		if group[i] >= 0 {
+			continue
+		}
+		group[i] = np
+		todo = append(todo[:0], i)
+		for len(todo) > 0 {
+			p := todo[len(todo)-1]
+			todo = todo[:len(todo)-1]
+			for k := tp.start[p]; k < tp.start[p+1]; k++ {
+				if tw := tp.twin[k]; tw >= 0 && !other[k] && group[of[tw]] < 0 {
+					group[of[tw]] = np
+					todo = append(todo, of[tw])
+				}
+			}
+		}
+		np++
+	}
+	for k, o := range other {
+		if o {
+			tp.others = append(tp.others, int32(k))
+			if tw := tp.twin[k]; int32(k) < tw {
+				tp.links = append(tp.links, [2]int32{group[of[k]], group[of[tw]]})
+			}
+		}
+	}
+	tp.group, tp.ngroups = group, np
+}
+
+// tileBridges runs the depth-first search of bridges over tile tp's
+// polygons (of: the polygon of each corner), with the rest of the map as
+// the root joined to the sides that border reports when border is not nil
+// (see prune). It numbers the polygons in pre and end as bridge.go does,
+// counting from 0 in the tile (the root below them all), marks the corners
+// of the bridges' sides in mark and returns them, sorted.
+func tileBridges(tp *tilePolys, of, pre, end []int32, mark []bool, border func(int32) bool) []int32 {
+	n := int32(len(pre))
+	low := make([]int32, n)
+	for i := range pre {
+		pre[i] = -1
+	}
+	// A frame is a polygon on the search's path, the next of its corners
+	// to look across and the corner it was entered by (−1 at a root of its
+	// own).
+	type frame struct{ p, k, in int32 }
+	var stack []frame
+	var bridges []int32
+	var t int32
+	visit := func(p, in int32) {
+		pre[p], low[p] = t, t
+		t++
+		stack = append(stack, frame{p: p, k: tp.start[p], in: in})
+	}
+	search := func() {
+	loop:
+		for len(stack) > 0 {
+			f := &stack[len(stack)-1]
+			p := f.p
+			for ; f.k < tp.start[p+1]; f.k++ {
+				k := f.k
+				if k == f.in {
+					continue
+				}
+				tw := tp.twin[k]
+				switch {
+				case tw >= 0 && pre[of[tw]] >= 0:
+					low[p] = min(low[p], pre[of[tw]])
+				case tw >= 0:
+					f.k++
+					visit(of[tw], tw)
+					continue loop
+				case border != nil && border(k):
+					low[p] = -1 // back to the rest of the map
+				}
+			}
+			c := *f
+			stack = stack[:len(stack)-1]
+			end[c.p] = t - 1
+			if len(stack) == 0 {
+				continue // a root's search is done
+			}
+			up := stack[len(stack)-1].p
+			low[up] = min(low[up], low[c.p])
+			if low[c.p] > pre[up] { // only the edge c came in by joins its subtree to the rest
+				mark[c.in], mark[tp.twin[c.in]] = true, true
+				bridges = append(bridges, c.in, tp.twin[c.in])
+			}
+		}
+	}
+	if border != nil {
+		for i := range n {
+			for k := tp.start[i]; k < tp.start[i+1] && pre[i] < 0; k++ {
+				if tp.twin[k] < 0 && border(k) {
+					visit(i, k) // entered from the rest of the map
+					search()
+				}
+			}
+		}
+	}
+	for i := range n {
+		if pre[i] < 0 {
+			visit(i, -1)
+			search()
+		}
+	}
+	slices.Sort(bridges)
+	return bridges
+}
+
+// groupLink joins group a of one tile to group b of another, a < b, each
+// packed as the tile's index in the high 32 bits and the tile's group in
+// the low ones; several when more than one portal joins them.
+type groupLink struct {
+	a, b    uint64
+	several bool
+}
+
+// setGroupBases sets t.groupBase: the node of each tile's first group, the
+// tiles' groups numbered one after the other in row-major order, and the
+// total.
+func (t *tiling) setGroupBases() {
+	t.groupBase = make([]int32, 0, len(t.tiles)+1)
+	var n int32
+	for _, tp := range t.tiles {
+		t.groupBase = append(t.groupBase, n)
+		n += tp.ngroups
+	}
+	t.groupBase = append(t.groupBase, n)
+}
+
+// groupOf returns node c's tile and group, packed as in groupLink.
+func (t *tiling) groupOf(c int32) uint64 {
+	// The last tile whose first node is c or less: tiles without groups
+	// share their first node with the next.
+	k, _ := slices.BinarySearch(t.groupBase, c+1)
+	k--
+	return uint64(k)<<32 | uint64(c-t.groupBase[k])
+}
+
+// node returns the node of a group packed as in groupLink.
+func (t *tiling) node(g uint64) int32 { return t.groupBase[g>>32] + int32(g&(1<<32-1)) }
+
+// labelRows sets the numbers and groups of the polygons of tile rows r0 to
+// r1 of m, a mesh stitched from t, and marks their tiles' bridges in
+// m.bridge; m.pre, m.end and m.bridge are allocated.
+func (m *Mesh) labelRows(t *tiling, r0, r1 int) {
+	id := t.rowPoly[r0]
+	stride := int32(m.w + 1)
+	for k := r0 * t.nx; k < (r1+1)*t.nx; k++ {
+		tp := &t.tiles[k]
+		base := t.groupBase[k]
+		for i, c := range tp.group {
+			m.polys[id+int32(i)].comp = base + c
+			m.pre[id+int32(i)], m.end[id+int32(i)] = id+tp.pre[i], id+tp.end[i]
+		}
+		for _, bs := range [2]struct {
+			cs   []int32
+			mark uint8
+		}{{tp.pockets, bridgePocket}, {tp.others, bridgeMaybe}} {
+			for _, c := range bs.cs {
+				i, ok := slices.BinarySearch(tp.start, c)
+				if !ok {
+					i--
+				}
+				p := m.polys[id+int32(i)]
+				at := mgl64.Vec2{float64(tp.corner[c] % stride), float64(tp.corner[c] / stride)}
+				for e := p.e0; e < p.e0+p.ne; e++ {
+					if m.verts[m.ev[e]] == at {
+						m.bridge[e] = bs.mark
+						break
+					}
+				}
+			}
+		}
+		id += int32(len(tp.group))
+	}
+}
+
+// lineLinks gathers the links of the portals on tile lines of m, a mesh
+// stitched from t with its neighbours set, across edges es (each edge of
+// a portal on a tile line, from either side, or both), into t's rows of
+// links: the vertical lines of rows vrows and the horizontal lines above
+// rows hrows, which must hold no link yet. Then it sorts those rows,
+// merges the links between the same two groups, and marks in m.bridge
+// which of the portals are the only one between their groups.
+func (m *Mesh) lineLinks(t *tiling, es []int32, vrows, hrows []int) {
+	type portal struct {
+		e    int32 // from the polygon of lower ID
+		link groupLink
+		row  *[]groupLink
+	}
+	var ps []portal
+	for _, e := range es {
+		p := m.polyOfEdge(e)
+		nb := m.enb[e]
+		if nb < 0 {
+			m.bridge[e] = bridgeNone // a wall now, where a portal may have been
+			continue
+		}
+		if nb < p {
+			continue
+		}
+		a, b := t.groupOf(m.polys[p].comp), t.groupOf(m.polys[nb].comp)
+		l := groupLink{a: min(a, b), b: max(a, b)}
+		va, vb := m.edgeEnds(p, e)
+		row := &t.vlinks[int(min(va[1], vb[1]))/t.size]
+		if va[1] == vb[1] { // on the horizontal line above row y/size
+			row = &t.hlinks[int(va[1])/t.size]
+		}
+		*row = append(*row, l)
+		ps = append(ps, portal{e, l, row})
+	}
+	order := func(p, q groupLink) int { return cmp.Or(cmp.Compare(p.a, q.a), cmp.Compare(p.b, q.b)) }
+	for i, rs := range [2][][]groupLink{t.vlinks, t.hlinks} {
+		for _, r := range [2][]int{vrows, hrows}[i] {
+			ls := rs[r]
+			slices.SortFunc(ls, order)
+			out := ls[:0]
+			for i, l := range ls {
+				if i > 0 && order(l, ls[i-1]) == 0 {
+					out[len(out)-1].several = true
+					continue
+				}
+				out = append(out, l)
+			}
+			rs[r] = slices.Clip(out)
+		}
+	}
+	for _, p := range ps {
+		i, _ := slices.BinarySearchFunc(*p.row, p.link, order)
+		mark := bridgeNone
+		if !(*p.row)[i].several {
+			mark = bridgeMaybe
+		}
+		nb := m.enb[p.e]
+		m.bridge[p.e], m.bridge[m.polys[nb].e0+m.etwin[p.e]] = mark, mark
+	}
+}
+
+// edgeEnds returns the end points of edge e of polygon p.
+func (m *Mesh) edgeEnds(p PolyID, e int32) (mgl64.Vec2, mgl64.Vec2) {
+	q := m.polys[p]
+	return m.edge(q, e-q.e0)
+}
+
+// onTileLine reports whether edge e of polygon p lies on a line between
+// two tiles of side size.
+func (m *Mesh) onTileLine(p PolyID, e int32, size int) bool {
+	a, b := m.edgeEnds(p, e)
+	return a[0] == b[0] && int(a[0])%size == 0 || a[1] == b[1] && int(a[1])%size == 0
+}
+
+// groupTree is the depth-first search of a tiled mesh's graph of groups
+// (see the top of the file), per node: its number, the last number of its
+// subtree, its parent (−1 at a root), whether the edge to its parent is a
+// bridge, and its component (the number of its root).
+type groupTree struct {
+	pre, end, parent, comp []int32
+	up                     []bool
+}
+
+// searchGroups sets m.tree from the groups and links of t: one depth-first
+// search of the graph of groups, in time linear in its nodes and edges.
+func (m *Mesh) searchGroups(t *tiling) {
+	n := t.groupBase[len(t.tiles)]
+	// The graph in compressed sparse row form; an edge that stands for
+	// several portals goes in twice, so that it is never a bridge.
+	type half struct{ to, id int32 }
+	deg := make([]int32, n+1)
+	var ends [][2]int32
+	add := func(a, b int32) {
+		ends = append(ends, [2]int32{a, b})
+		deg[a+1]++
+		deg[b+1]++
+	}
+	for k := range t.tiles {
+		base := t.groupBase[k]
+		for _, l := range t.tiles[k].links {
+			add(base+l[0], base+l[1])
+		}
+	}
+	for _, rs := range [2][][]groupLink{t.vlinks, t.hlinks} {
+		for _, ls := range rs {
+			for _, l := range ls {
+				a, b := t.node(l.a), t.node(l.b)
+				add(a, b)
+				if l.several {
+					add(a, b)
+				}
+			}
+		}
+	}
+	for i := range n {
+		deg[i+1] += deg[i]
+	}
+	adj := make([]half, 2*len(ends))
+	fill := slices.Clone(deg[:n])
+	for id, e := range ends {
+		adj[fill[e[0]]] = half{e[1], int32(id)}
+		fill[e[0]]++
+		adj[fill[e[1]]] = half{e[0], int32(id)}
+		fill[e[1]]++
+	}
+	tr := &groupTree{pre: make([]int32, n), end: make([]int32, n), parent: make([]int32, n), comp: make([]int32, n), up: make([]bool, n)}
+	low := make([]int32, n)
+	for i := range tr.pre {
+		tr.pre[i] = -1
+	}
+	type frame struct{ v, next, in int32 } // in: the edge it came by, −1 at a root
+	var stack []frame
+	var count int32
+	for root := range n {
+		if tr.pre[root] >= 0 {
+			continue
+		}
+		tr.pre[root], low[root], tr.parent[root], tr.comp[root] = count, count, -1, count
+		rootNum := count
+		count++
+		stack = append(stack[:0], frame{v: root, next: deg[root], in: -1})
+	loop:
+		for len(stack) > 0 {
+			f := &stack[len(stack)-1]
+			v := f.v
+			for ; f.next < deg[v+1]; f.next++ {
+				h := adj[f.next]
+				if h.id == f.in {
+					continue
+				}
+				if tr.pre[h.to] >= 0 {
+					low[v] = min(low[v], tr.pre[h.to])
+					continue
+				}
+				f.next++
+				w := h.to
+				tr.pre[w], low[w], tr.parent[w], tr.comp[w] = count, count, v, rootNum
+				count++
+				stack = append(stack, frame{v: w, next: deg[w], in: h.id})
+				continue loop
+			}
+			stack = stack[:len(stack)-1]
+			tr.end[v] = count - 1
+			if p := tr.parent[v]; p >= 0 {
+				low[p] = min(low[p], low[v])
+				tr.up[v] = low[v] > tr.pre[p]
+			}
+		}
+	}
+	m.tree = tr
+}
+
+// labelTiled sets the groups, bridges and components of m, a mesh
+// stitched whole from its tiles with its neighbours set (see the top of
+// the file).
+func (m *Mesh) labelTiled() {
+	t := m.tiles
+	t.setGroupBases()
+	m.pre, m.end = make([]int32, len(m.polys)), make([]int32, len(m.polys))
+	m.bridge = make([]uint8, len(m.ev))
+	m.labelRows(t, 0, t.ny-1)
+	t.hlinks, t.vlinks = make([][]groupLink, t.ny), make([][]groupLink, t.ny)
+	var es []int32
+	for id, p := range m.polys {
+		for e := p.e0; e < p.e0+p.ne; e++ {
+			if m.enb[e] > PolyID(id) && m.onTileLine(PolyID(id), e, t.size) {
+				es = append(es, e)
+			}
+		}
+	}
+	rows := make([]int, t.ny)
+	for r := range rows {
+		rows[r] = r
+	}
+	m.lineLinks(t, es, rows, rows)
+	m.searchGroups(t)
+}
