@@ -164,8 +164,9 @@ type Mesh struct {
 	// number of its subtree.
 	bridge   []uint8
 	pre, end []int32
-	// tree, for a tiled mesh, numbers the groups that its polygons' comp
-	// holds (tileprune.go); nil for an untiled mesh.
+	// tree, for a tiled mesh of convex polygons numbered as its tiles
+	// stitch, numbers the groups that its polygons' comp holds
+	// (tileprune.go); nil for other meshes, whose comp is the component.
 	tree *groupTree
 
 	// tiles, for a mesh FromGrid built with Options.TileSize, is what

@@ -16,15 +16,16 @@ import (
 //   - In each tile, when it is built (prune), two searches of the graph of
 //     the tile's own polygons and portals. The first adds the rest of the
 //     map as one more polygon, its root, joined to every polygon side on
-//     the tile's border (whether the cells beyond are free or not, so that
-//     nothing outside the tile is read). Its bridges are pockets: bridges
-//     of the mesh whose far side from the root lies inside the tile (the
-//     graph has more paths than the mesh round that side, none fewer), with
-//     that side an interval of its numbers, counted from the tile's first
-//     polygon ID, as bridge.go's are. The second, without the root, finds
-//     the tile's other bridges, those with the border on both sides. The
-//     groups are the sets of the tile's polygons joined once those are
-//     cut: a pocket belongs to the group it hangs from.
+//     the tile's border inside the map (whether the cells beyond are free
+//     or not, so that nothing outside the tile is read). Its bridges are
+//     pockets: bridges of the mesh whose far side from the root lies inside
+//     the tile and has no side on its border (the graph has more paths than
+//     the mesh round that side, none fewer), with that side an interval of
+//     its numbers, counted from the tile's first polygon ID, as bridge.go's
+//     are. The second, without the root, finds the tile's other bridges,
+//     among them those whose far side touches the border only along a
+//     wall. The groups are the sets of the tile's polygons joined once
+//     those are cut: a pocket belongs to the group it hangs from.
 //   - Over the mesh, for each version of it (searchGroups): the graph
 //     whose nodes are all the tiles' groups and whose edges are those
 //     other bridges and the portals on the tile lines, those joining the
@@ -278,12 +279,14 @@ func (m *Mesh) labelRows(t *tiling, r0, r1 int) {
 }
 
 // lineLinks gathers the links of the portals on tile lines of m, a mesh
-// stitched from t with its neighbours set, across edges es (each edge of
-// a portal on a tile line, from either side, or both), into t's rows of
-// links: the vertical lines of rows vrows and the horizontal lines above
-// rows hrows, which must hold no link yet. Then it sorts those rows,
-// merges the links between the same two groups, and marks in m.bridge
-// which of the portals are the only one between their groups.
+// stitched from t with its neighbours set, across edges es of polygon
+// sides on tile lines (each portal's edge from its polygon of lower ID
+// must be among them; the other edge may be, and walls, which it unmarks)
+// into t's rows of links: the vertical lines of rows vrows and the
+// horizontal lines above rows hrows, which must hold no link yet. Then it
+// sorts those rows, merges the links between the same two groups, and
+// marks in m.bridge which of the portals are the only one between their
+// groups.
 func (m *Mesh) lineLinks(t *tiling, es []int32, vrows, hrows []int) {
 	type portal struct {
 		e    int32 // from the polygon of lower ID

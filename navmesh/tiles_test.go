@@ -195,7 +195,7 @@ func TestTiledAnyAngleOracle(t *testing.T) {
 // BenchmarkQueryTiles runs the 10 longest scenarios of Berlin_0_1024 and
 // of maze512-1-0 in turn, between cell centres, on the mesh without tiles
 // and with tiles of 64 and 128 cells, which have more polygons for a path
-// to cross and prune only the bridges whose far side lies in one tile.
+// to cross (and find their bridges tile by tile: tileprune.go).
 func BenchmarkQueryTiles(b *testing.B) {
 	for _, name := range []string{"Berlin_0_1024", "maze512-1-0"} {
 		b.Run(name, func(b *testing.B) { benchmarkQueryTiles(b, name+".map") })
