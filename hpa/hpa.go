@@ -68,8 +68,10 @@ const (
 	// MaxLevelFactor is the largest Options.LevelFactor.
 	MaxLevelFactor = 8
 	// MaxAutoTopSide is the widest top-level cluster, in cells, that the
-	// level factor 0 chooses (see Options.LevelFactor).
-	MaxAutoTopSide = 256
+	// level factor 0 chooses where it can, and MaxAutoTopClusters the most
+	// top-level clusters it accepts for that (see Options.LevelFactor).
+	MaxAutoTopSide     = 256
+	MaxAutoTopClusters = 256
 )
 
 // Options tunes how a [Graph] is built. The zero value gives clusters of
@@ -94,7 +96,8 @@ type Options struct {
 	// LevelFactor is how many clusters of one level, along each axis,
 	// make a cluster of the level above: 2 to MaxLevelFactor, or 0 to
 	// choose from the map: 4, unless the top level's clusters would then
-	// be wider than MaxAutoTopSide cells, and 2 then. It trades queries
+	// be wider than MaxAutoTopSide cells and 2 gives a top level of at most
+	// MaxAutoTopClusters clusters, and 2 then. It trades queries
 	// against updates. A long query crosses fewer clusters of the top
 	// level when they are large, but an in-place Update searches again
 	// the whole top-level cluster that holds an edit, whose cost grows
@@ -104,8 +107,11 @@ type Options struct {
 	// long queries 1.1 to 1.5 times as much: 0 chooses 2. At 1024² both
 	// give top-level clusters of 128 cells, but 2 with one level more,
 	// whose queries on the Moving AI maps took 1.1 to 1.6 times as long,
-	// for updates under a millisecond either way: 0 chooses 4. The README
-	// has the figures; [Graph.LevelFactor] gives the factor chosen.
+	// for updates under a millisecond either way: 0 chooses 4. Beyond
+	// 4096² (at 8192² and 16384²), four levels of 2 would leave a top level
+	// of more than 16×16 clusters, which no figure here measured: 0 keeps 4
+	// there. The README has the figures; [Graph.LevelFactor] gives the
+	// factor chosen.
 	LevelFactor int
 	// Progress, when not nil, is called once per cluster as the
 	// intra-cluster edges are computed, with the clusters done so far and
@@ -320,9 +326,12 @@ func chooseLevels(w, h, cs, levels, lf int) (int, int) {
 		l = autoLevels(w, h, cs, f)
 	}
 	if lf == 0 && l > 1 && cs*pow(f, l-1) > MaxAutoTopSide {
-		f = 2
-		if levels == 0 {
-			l = autoLevels(w, h, cs, f)
+		l2 := levels
+		if l2 == 0 {
+			l2 = autoLevels(w, h, cs, 2)
+		}
+		if side := cs * pow(2, l2-1); ((w+side-1)/side)*((h+side-1)/side) <= MaxAutoTopClusters {
+			f, l = 2, l2
 		}
 	}
 	return f, l

@@ -757,19 +757,21 @@ func TestChooseLevels(t *testing.T) {
 		w, h, cs, levels, factor int
 		wantFactor, wantLevels   int
 	}{
-		{512, 512, 32, 0, 0, 4, 2},    // a top level of 128 cells
-		{1024, 1024, 32, 0, 0, 4, 2},  // 128
-		{1024, 768, 32, 0, 0, 4, 2},   // 128
-		{2048, 2048, 32, 0, 0, 2, 4},  // 4 would give 512: 2 gives 256
-		{4096, 4096, 32, 0, 0, 2, 4},  // 256, four levels at most
-		{4096, 4096, 32, 0, 4, 4, 3},  // the factor given: 512
-		{4096, 4096, 32, 0, 3, 3, 4},  // 288
-		{1024, 1024, 32, 3, 0, 2, 3},  // three levels given: 4 would give 512
-		{1024, 1024, 32, 1, 0, 4, 1},  // one level: the factor plays no part
-		{4096, 4096, 256, 0, 0, 2, 2}, // 4 would give 1024 (16 clusters a row)
-		{100, 50, 8, 0, 0, 4, 2},      // 32
-		{31, 23, 1, 0, 0, 4, 2},       // 4
-		{20000, 300, 32, 0, 0, 2, 4},  // 4 would give 512
+		{512, 512, 32, 0, 0, 4, 2},     // a top level of 128 cells
+		{1024, 1024, 32, 0, 0, 4, 2},   // 128
+		{1024, 768, 32, 0, 0, 4, 2},    // 128
+		{2048, 2048, 32, 0, 0, 2, 4},   // 4 would give 512: 2 gives 256
+		{4096, 4096, 32, 0, 0, 2, 4},   // 256, four levels at most
+		{8192, 8192, 32, 0, 0, 4, 4},   // 2 would leave 32×32 top-level clusters: 2048
+		{16384, 16384, 32, 0, 0, 4, 4}, // 2 would leave 64×64: 2048
+		{4096, 4096, 32, 0, 4, 4, 3},   // the factor given: 512
+		{4096, 4096, 32, 0, 3, 3, 4},   // 288
+		{1024, 1024, 32, 3, 0, 2, 3},   // three levels given: 4 would give 512
+		{1024, 1024, 32, 1, 0, 4, 1},   // one level: the factor plays no part
+		{4096, 4096, 256, 0, 0, 2, 2},  // 4 would give 1024 (16 clusters a row)
+		{100, 50, 8, 0, 0, 4, 2},       // 32
+		{31, 23, 1, 0, 0, 4, 2},        // 4
+		{20000, 300, 32, 0, 0, 2, 4},   // 4 would give 512
 	} {
 		f, l := hpa.ChooseLevels(tc.w, tc.h, tc.cs, tc.levels, tc.factor)
 		if f != tc.wantFactor || l != tc.wantLevels {
