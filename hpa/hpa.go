@@ -325,25 +325,16 @@ func chooseLevels(w, h, cs, levels, lf int) (int, int) {
 	if l == 0 {
 		l = autoLevels(w, h, cs, f)
 	}
-	if lf == 0 && l > 1 && cs*pow(f, l-1) > MaxAutoTopSide {
+	if lf == 0 && l > 1 && sideAt(cs, f, l) > MaxAutoTopSide {
 		l2 := levels
 		if l2 == 0 {
 			l2 = autoLevels(w, h, cs, 2)
 		}
-		if side := cs * pow(2, l2-1); ((w+side-1)/side)*((h+side-1)/side) <= MaxAutoTopClusters {
+		if side := sideAt(cs, 2, l2); ((w+side-1)/side)*((h+side-1)/side) <= MaxAutoTopClusters {
 			f, l = 2, l2
 		}
 	}
 	return f, l
-}
-
-// pow returns b to the power e ≥ 0, for the small b and e of level sides.
-func pow(b, e int) int {
-	p := 1
-	for range e {
-		p *= b
-	}
-	return p
 }
 
 // autoLevels returns the number of levels after which the top level has at

@@ -75,10 +75,14 @@ func (h *Graph) levelSlot(l int, c, a, b int32) *atomic.Pointer[[]int32] {
 }
 
 // levelSide returns the cluster side of level l (1-based), in cells.
-func (h *Graph) levelSide(l int) int {
-	s := h.cs
+func (h *Graph) levelSide(l int) int { return sideAt(h.cs, h.lf, l) }
+
+// sideAt returns the cluster side of level l (1-based) for clusters of cs
+// cells and level factor lf.
+func sideAt(cs, lf, l int) int {
+	s := cs
 	for range l - 1 {
-		s *= h.lf
+		s *= lf
 	}
 	return s
 }

@@ -285,12 +285,9 @@ func (sp *splicing) label() {
 	copy(nm.end, m.end[:oP[b0]])
 	copy(nm.bridge, m.bridge[:oE[b0]])
 	if b1+1 < nt.ny { // the rows below the band, moved
-		for i, v := range m.pre[oP[b1+1]:] {
-			nm.pre[oP[b1+1]+sp.dP+int32(i)] = v + sp.dP
-		}
-		for i, v := range m.end[oP[b1+1]:] {
-			nm.end[oP[b1+1]+sp.dP+int32(i)] = v + sp.dP
-		}
+		from, to := oP[b1+1], oP[b1+1]+sp.dP
+		moved(nm.pre[to:], m.pre[from:], sp.dP)
+		moved(nm.end[to:], m.end[from:], sp.dP)
 		copy(nm.bridge[oE[b1+1]+sp.dE:], m.bridge[oE[b1+1]:])
 	}
 	nm.labelRows(nt, b0, b1)
@@ -311,6 +308,13 @@ func (sp *splicing) label() {
 	}
 	nm.lineLinks(nt, es, vrows, hrows)
 	nm.searchGroups(nt)
+}
+
+// moved sets dst[i] to src[i] + d for each i of src.
+func moved(dst, src []int32, d int32) {
+	for i, v := range src {
+		dst[i] = v + d
+	}
 }
 
 // corners sets which of nm's vertices are corners of the walls: those of
