@@ -167,7 +167,7 @@ type Mesh struct {
 	// tree, for a tiled mesh of convex polygons numbered as its tiles
 	// stitch, numbers the groups that its polygons' comp holds
 	// (tileprune.go); nil for other meshes, whose comp is the component.
-	tree *groupTree
+	tree *dfsTree
 
 	// tiles, for a mesh FromGrid built with Options.TileSize, is what
 	// Update needs to mesh some tiles again; nil otherwise.

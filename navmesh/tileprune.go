@@ -85,11 +85,49 @@ func (tp *tilePolys) prune(b image.Rectangle, w, h int) {
 		}
 		return false
 	}
+	// The tile's graph: node 0 the rest of the map, node i+1 polygon i;
+	// edge j < len(ports) the portal from corner ports[j], then one edge to
+	// node 0 per side on the border.
+	var ports []int32
+	var ends [][2]int32
+	for k, tw := range tp.twin {
+		if int32(k) < tw {
+			ports = append(ports, int32(k))
+			ends = append(ends, [2]int32{of[k] + 1, of[tw] + 1})
+		}
+	}
+	inside := len(ends)
+	for k, tw := range tp.twin {
+		if tw < 0 && border(int32(k)) {
+			ends = append(ends, [2]int32{0, of[k] + 1})
+		}
+	}
 	pocket := make([]bool, len(tp.corner))
 	tp.pre, tp.end = make([]int32, n), make([]int32, n)
-	tp.pockets = tileBridges(tp, of, tp.pre, tp.end, pocket, border)
+	tp.pockets = nil
+	t := newGraph(n+1, ends).search()
+	for i := range n {
+		tp.pre[i], tp.end[i] = t.pre[i+1]-1, t.end[i+1]-1 // node 0 is numbered 0
+		if t.up[i+1] && t.parent[i+1] > 0 {               // not joined to the rest of the map alone
+			k := ports[t.in[i+1]]
+			pocket[k], pocket[tp.twin[k]] = true, true
+			tp.pockets = append(tp.pockets, k, tp.twin[k])
+		}
+	}
+	slices.Sort(tp.pockets)
+	// The same graph without the rest of the map: its polygons alone.
+	for i := range inside {
+		ends[i][0]--
+		ends[i][1]--
+	}
 	other := make([]bool, len(tp.corner))
-	tileBridges(tp, of, make([]int32, n), make([]int32, n), other, nil)
+	t = newGraph(n, ends[:inside]).search()
+	for i := range n {
+		if t.up[i] && t.parent[i] >= 0 {
+			k := ports[t.in[i]]
+			other[k], other[tp.twin[k]] = true, true
+		}
+	}
 	// The groups: the polygons joined once the other bridges are cut.
 	group := make([]int32, n)
 	for i := range group {
@@ -127,86 +165,6 @@ func (tp *tilePolys) prune(b image.Rectangle, w, h int) {
 		}
 	}
 	tp.group, tp.ngroups = group, np
-}
-
-// tileBridges runs the depth-first search of bridges over tile tp's
-// polygons (of: the polygon of each corner), with the rest of the map as
-// the root joined to the sides that border reports when border is not nil
-// (see prune). It numbers the polygons in pre and end as bridge.go does,
-// counting from 0 in the tile (the root below them all), marks the corners
-// of the bridges' sides in mark and returns them, sorted.
-func tileBridges(tp *tilePolys, of, pre, end []int32, mark []bool, border func(int32) bool) []int32 {
-	n := int32(len(pre))
-	low := make([]int32, n)
-	for i := range pre {
-		pre[i] = -1
-	}
-	// A frame is a polygon on the search's path, the next of its corners
-	// to look across and the corner it was entered by (−1 at a root of its
-	// own).
-	type frame struct{ p, k, in int32 }
-	var stack []frame
-	var bridges []int32
-	var t int32
-	visit := func(p, in int32) {
-		pre[p], low[p] = t, t
-		t++
-		stack = append(stack, frame{p: p, k: tp.start[p], in: in})
-	}
-	search := func() {
-	loop:
-		for len(stack) > 0 {
-			f := &stack[len(stack)-1]
-			p := f.p
-			for ; f.k < tp.start[p+1]; f.k++ {
-				k := f.k
-				if k == f.in {
-					continue
-				}
-				tw := tp.twin[k]
-				switch {
-				case tw >= 0 && pre[of[tw]] >= 0:
-					low[p] = min(low[p], pre[of[tw]])
-				case tw >= 0:
-					f.k++
-					visit(of[tw], tw)
-					continue loop
-				case border != nil && border(k):
-					low[p] = -1 // back to the rest of the map
-				}
-			}
-			c := *f
-			stack = stack[:len(stack)-1]
-			end[c.p] = t - 1
-			if len(stack) == 0 {
-				continue // a root's search is done
-			}
-			up := stack[len(stack)-1].p
-			low[up] = min(low[up], low[c.p])
-			if low[c.p] > pre[up] { // only the edge c came in by joins its subtree to the rest
-				mark[c.in], mark[tp.twin[c.in]] = true, true
-				bridges = append(bridges, c.in, tp.twin[c.in])
-			}
-		}
-	}
-	if border != nil {
-		for i := range n {
-			for k := tp.start[i]; k < tp.start[i+1] && pre[i] < 0; k++ {
-				if tp.twin[k] < 0 && border(k) {
-					visit(i, k) // entered from the rest of the map
-					search()
-				}
-			}
-		}
-	}
-	for i := range n {
-		if pre[i] < 0 {
-			visit(i, -1)
-			search()
-		}
-	}
-	slices.Sort(bridges)
-	return bridges
 }
 
 // groupLink joins group a of one tile to group b of another, a < b, each
@@ -354,102 +312,122 @@ func (m *Mesh) onTileLine(p PolyID, e int32, size int) bool {
 	return a[0] == b[0] && int(a[0])%size == 0 || a[1] == b[1] && int(a[1])%size == 0
 }
 
-// groupTree is the depth-first search of a tiled mesh's graph of groups
-// (see the top of the file), per node: its number, the last number of its
-// subtree, its parent (−1 at a root), whether the edge to its parent is a
-// bridge, and its component (the number of its root).
-type groupTree struct {
-	pre, end, parent, comp []int32
-	up                     []bool
+// graph is an undirected multigraph in compressed sparse row form: node
+// v's half-edges are adj[deg[v]:deg[v+1]], each to a node, with the index
+// of its edge.
+type graph struct {
+	deg []int32
+	adj []halfEdge
+}
+
+type halfEdge struct{ to, id int32 }
+
+// newGraph returns the graph of n nodes whose edge i joins ends[i].
+func newGraph(n int32, ends [][2]int32) graph {
+	deg := make([]int32, n+1)
+	for _, e := range ends {
+		deg[e[0]+1]++
+		deg[e[1]+1]++
+	}
+	for i := range n {
+		deg[i+1] += deg[i]
+	}
+	adj := make([]halfEdge, 2*len(ends))
+	fill := slices.Clone(deg[:n])
+	for id, e := range ends {
+		adj[fill[e[0]]] = halfEdge{e[1], int32(id)}
+		fill[e[0]]++
+		adj[fill[e[1]]] = halfEdge{e[0], int32(id)}
+		fill[e[1]]++
+	}
+	return graph{deg, adj}
+}
+
+// dfsTree is a depth-first search of a graph (graph.search), per node: its
+// number, the last number of its subtree, its parent (−1 at a root), the
+// edge it was reached by (−1 at a root), whether that edge is a bridge,
+// and its component (the number of its root).
+type dfsTree struct {
+	pre, end, parent, in, comp []int32
+	up                         []bool
+}
+
+// search runs one depth-first search of g from each node not yet reached,
+// in the order of the nodes, finding its bridges by Tarjan's low links
+// (as bridge.go does over a mesh's polygons), in time linear in g's nodes
+// and edges. Parallel edges are never bridges.
+func (g graph) search() *dfsTree {
+	n := int32(len(g.deg) - 1)
+	t := &dfsTree{pre: make([]int32, n), end: make([]int32, n), parent: make([]int32, n), in: make([]int32, n), comp: make([]int32, n), up: make([]bool, n)}
+	low := make([]int32, n)
+	for i := range t.pre {
+		t.pre[i] = -1
+	}
+	type frame struct{ v, next int32 }
+	var stack []frame
+	var count int32
+	for root := range n {
+		if t.pre[root] >= 0 {
+			continue
+		}
+		t.pre[root], low[root], t.parent[root], t.in[root], t.comp[root] = count, count, -1, -1, count
+		rootNum := count
+		count++
+		stack = append(stack[:0], frame{v: root, next: g.deg[root]})
+	loop:
+		for len(stack) > 0 {
+			f := &stack[len(stack)-1]
+			v := f.v
+			for ; f.next < g.deg[v+1]; f.next++ {
+				h := g.adj[f.next]
+				if h.id == t.in[v] {
+					continue
+				}
+				if t.pre[h.to] >= 0 {
+					low[v] = min(low[v], t.pre[h.to])
+					continue
+				}
+				f.next++
+				w := h.to
+				t.pre[w], low[w], t.parent[w], t.in[w], t.comp[w] = count, count, v, h.id, rootNum
+				count++
+				stack = append(stack, frame{v: w, next: g.deg[w]})
+				continue loop
+			}
+			stack = stack[:len(stack)-1]
+			t.end[v] = count - 1
+			if p := t.parent[v]; p >= 0 {
+				low[p] = min(low[p], low[v])
+				t.up[v] = low[v] > t.pre[p]
+			}
+		}
+	}
+	return t
 }
 
 // searchGroups sets m.tree from the groups and links of t: one depth-first
-// search of the graph of groups, in time linear in its nodes and edges.
+// search of the graph of groups. An edge that stands for several portals
+// goes in twice, so that it is never a bridge.
 func (m *Mesh) searchGroups(t *tiling) {
-	n := t.groupBase[len(t.tiles)]
-	// The graph in compressed sparse row form; an edge that stands for
-	// several portals goes in twice, so that it is never a bridge.
-	type half struct{ to, id int32 }
-	deg := make([]int32, n+1)
 	var ends [][2]int32
-	add := func(a, b int32) {
-		ends = append(ends, [2]int32{a, b})
-		deg[a+1]++
-		deg[b+1]++
-	}
 	for k := range t.tiles {
 		base := t.groupBase[k]
 		for _, l := range t.tiles[k].links {
-			add(base+l[0], base+l[1])
+			ends = append(ends, [2]int32{base + l[0], base + l[1]})
 		}
 	}
 	for _, rs := range [2][][]groupLink{t.vlinks, t.hlinks} {
 		for _, ls := range rs {
 			for _, l := range ls {
-				a, b := t.node(l.a), t.node(l.b)
-				add(a, b)
+				e := [2]int32{t.node(l.a), t.node(l.b)}
+				ends = append(ends, e)
 				if l.several {
-					add(a, b)
+					ends = append(ends, e)
 				}
 			}
 		}
 	}
-	for i := range n {
-		deg[i+1] += deg[i]
-	}
-	adj := make([]half, 2*len(ends))
-	fill := slices.Clone(deg[:n])
-	for id, e := range ends {
-		adj[fill[e[0]]] = half{e[1], int32(id)}
-		fill[e[0]]++
-		adj[fill[e[1]]] = half{e[0], int32(id)}
-		fill[e[1]]++
-	}
-	tr := &groupTree{pre: make([]int32, n), end: make([]int32, n), parent: make([]int32, n), comp: make([]int32, n), up: make([]bool, n)}
-	low := make([]int32, n)
-	for i := range tr.pre {
-		tr.pre[i] = -1
-	}
-	type frame struct{ v, next, in int32 } // in: the edge it came by, −1 at a root
-	var stack []frame
-	var count int32
-	for root := range n {
-		if tr.pre[root] >= 0 {
-			continue
-		}
-		tr.pre[root], low[root], tr.parent[root], tr.comp[root] = count, count, -1, count
-		rootNum := count
-		count++
-		stack = append(stack[:0], frame{v: root, next: deg[root], in: -1})
-	loop:
-		for len(stack) > 0 {
-			f := &stack[len(stack)-1]
-			v := f.v
-			for ; f.next < deg[v+1]; f.next++ {
-				h := adj[f.next]
-				if h.id == f.in {
-					continue
-				}
-				if tr.pre[h.to] >= 0 {
-					low[v] = min(low[v], tr.pre[h.to])
-					continue
-				}
-				f.next++
-				w := h.to
-				tr.pre[w], low[w], tr.parent[w], tr.comp[w] = count, count, v, rootNum
-				count++
-				stack = append(stack, frame{v: w, next: deg[w], in: h.id})
-				continue loop
-			}
-			stack = stack[:len(stack)-1]
-			tr.end[v] = count - 1
-			if p := tr.parent[v]; p >= 0 {
-				low[p] = min(low[p], low[v])
-				tr.up[v] = low[v] > tr.pre[p]
-			}
-		}
-	}
-	m.tree = tr
+	m.tree = newGraph(t.groupBase[len(t.tiles)], ends).search()
 }
 
 // labelTiled sets the groups, bridges and components of m, a mesh
