@@ -172,6 +172,10 @@ type Mesh struct {
 	// tiles, for a mesh FromGrid built with Options.TileSize, is what
 	// Update needs to mesh some tiles again; nil otherwise.
 	tiles *tiling
+	// own says that the mesh's arrays are its own, shared with no other
+	// mesh, so that Recycle may give them to an Update: those of a mesh
+	// that Update spliced.
+	own bool
 }
 
 // meshKind says how a mesh was built, which decides how it is written and

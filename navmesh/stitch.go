@@ -63,10 +63,12 @@ func newStitcher(t *tiling, w, h, lo, hi int) *stitcher {
 	return s
 }
 
-// numbering sets vid up for the corners of grid rows y0 to y1.
+// numbering sets vid up for the corners of grid rows y0 to y1, in the
+// array vid holds when it has room.
 func (s *stitcher) numbering(y0, y1 int32) {
 	s.vy0, s.vy1 = y0, y1
-	s.vid = make([]int32, int(y1-y0+1)*int(s.stride))
+	n := int(y1-y0+1) * int(s.stride)
+	s.vid = reuse(s.vid, n, n)
 	for i := range s.vid {
 		s.vid[i] = -1
 	}

@@ -105,7 +105,7 @@ func (tp *tilePolys) prune(b image.Rectangle, w, h int) {
 	pocket := make([]bool, len(tp.corner))
 	tp.pre, tp.end = make([]int32, n), make([]int32, n)
 	tp.pockets = nil
-	t := newGraph(n+1, ends).search()
+	t := newGraph(n+1, ends, nil).search(nil, nil)
 	for i := range n {
 		tp.pre[i], tp.end[i] = t.pre[i+1]-1, t.end[i+1]-1 // node 0 is numbered 0
 		if t.up[i+1] && t.parent[i+1] > 0 {               // not joined to the rest of the map alone
@@ -121,7 +121,7 @@ func (tp *tilePolys) prune(b image.Rectangle, w, h int) {
 		ends[i][1]--
 	}
 	other := make([]bool, len(tp.corner))
-	t = newGraph(n, ends[:inside]).search()
+	t = newGraph(n, ends[:inside], nil).search(nil, nil)
 	for i := range n {
 		if t.up[i] && t.parent[i] >= 0 {
 			k := ports[t.in[i]]
@@ -322,9 +322,15 @@ type graph struct {
 
 type halfEdge struct{ to, id int32 }
 
-// newGraph returns the graph of n nodes whose edge i joins ends[i].
-func newGraph(n int32, ends [][2]int32) graph {
-	deg := make([]int32, n+1)
+// newGraph returns the graph of n nodes whose edge i joins ends[i], in
+// sc's arrays when sc is not nil.
+func newGraph(n int32, ends [][2]int32, sc *searchScratch) graph {
+	room := slack // kept for the next graph
+	if sc == nil {
+		sc, room = &searchScratch{}, func(n int) int { return n }
+	}
+	deg := reuse(sc.deg, int(n)+1, room(int(n)+1))
+	clear(deg)
 	for _, e := range ends {
 		deg[e[0]+1]++
 		deg[e[1]+1]++
@@ -332,16 +338,32 @@ func newGraph(n int32, ends [][2]int32) graph {
 	for i := range n {
 		deg[i+1] += deg[i]
 	}
-	adj := make([]halfEdge, 2*len(ends))
-	fill := slices.Clone(deg[:n])
+	adj := reuse(sc.adj, 2*len(ends), room(2*len(ends)))
+	fill := reuse(sc.fill, int(n), room(int(n)))
+	copy(fill, deg[:n])
 	for id, e := range ends {
 		adj[fill[e[0]]] = halfEdge{e[1], int32(id)}
 		fill[e[0]]++
 		adj[fill[e[1]]] = halfEdge{e[0], int32(id)}
 		fill[e[1]]++
 	}
+	sc.deg, sc.adj, sc.fill = deg, adj, fill
 	return graph{deg, adj}
 }
+
+// searchScratch holds the arrays that building and searching a graph use
+// besides the search's result (newGraph, graph.search), kept by Update
+// from one search of the graph of groups to the next (see recycler).
+type searchScratch struct {
+	ends           [][2]int32
+	deg, fill, low []int32
+	adj            []halfEdge
+	stack          []dfsFrame
+}
+
+// dfsFrame is a node on the stack of graph.search, with the next of its
+// half-edges to follow.
+type dfsFrame struct{ v, next int32 }
 
 // dfsTree is a depth-first search of a graph (graph.search), per node: its
 // number, the last number of its subtree, its parent (−1 at a root), the
@@ -355,16 +377,27 @@ type dfsTree struct {
 // search runs one depth-first search of g from each node not yet reached,
 // in the order of the nodes, finding its bridges by Tarjan's low links
 // (as bridge.go does over a mesh's polygons), in time linear in g's nodes
-// and edges. Parallel edges are never bridges.
-func (g graph) search() *dfsTree {
+// and edges. Parallel edges are never bridges. It writes the tree into
+// into's arrays where they have room, whatever they hold, and uses sc's
+// for its own; either may be nil, for new ones.
+func (g graph) search(into *dfsTree, sc *searchScratch) *dfsTree {
 	n := int32(len(g.deg) - 1)
-	t := &dfsTree{pre: make([]int32, n), end: make([]int32, n), parent: make([]int32, n), in: make([]int32, n), comp: make([]int32, n), up: make([]bool, n)}
-	low := make([]int32, n)
+	k, c := int(n), slack(int(n)) // room kept for the next search
+	if into == nil {
+		into, c = &dfsTree{}, k
+	}
+	if sc == nil {
+		sc = &searchScratch{}
+	}
+	t := &dfsTree{pre: reuse(into.pre, k, c), end: reuse(into.end, k, c), parent: reuse(into.parent, k, c),
+		in: reuse(into.in, k, c), comp: reuse(into.comp, k, c), up: reuse(into.up, k, c)}
+	low := reuse(sc.low, k, c)
 	for i := range t.pre {
 		t.pre[i] = -1
 	}
-	type frame struct{ v, next int32 }
-	var stack []frame
+	clear(t.up) // a root's is not set below
+	stack := sc.stack[:0]
+	defer func() { sc.low, sc.stack = low, stack }()
 	var count int32
 	for root := range n {
 		if t.pre[root] >= 0 {
@@ -373,7 +406,7 @@ func (g graph) search() *dfsTree {
 		t.pre[root], low[root], t.parent[root], t.in[root], t.comp[root] = count, count, -1, -1, count
 		rootNum := count
 		count++
-		stack = append(stack[:0], frame{v: root, next: g.deg[root]})
+		stack = append(stack[:0], dfsFrame{v: root, next: g.deg[root]})
 	loop:
 		for len(stack) > 0 {
 			f := &stack[len(stack)-1]
@@ -391,7 +424,7 @@ func (g graph) search() *dfsTree {
 				w := h.to
 				t.pre[w], low[w], t.parent[w], t.in[w], t.comp[w] = count, count, v, h.id, rootNum
 				count++
-				stack = append(stack, frame{v: w, next: g.deg[w]})
+				stack = append(stack, dfsFrame{v: w, next: g.deg[w]})
 				continue loop
 			}
 			stack = stack[:len(stack)-1]
@@ -407,9 +440,14 @@ func (g graph) search() *dfsTree {
 
 // searchGroups sets m.tree from the groups and links of t: one depth-first
 // search of the graph of groups. An edge that stands for several portals
-// goes in twice, so that it is never a bridge.
-func (m *Mesh) searchGroups(t *tiling) {
-	var ends [][2]int32
+// goes in twice, so that it is never a bridge. into and sc, which may be
+// nil, are as for graph.search.
+func (m *Mesh) searchGroups(t *tiling, into *dfsTree, sc *searchScratch) {
+	if sc == nil {
+		sc = &searchScratch{}
+	}
+	ends := sc.ends[:0]
+	defer func() { sc.ends = ends }()
 	for k := range t.tiles {
 		base := t.groupBase[k]
 		for _, l := range t.tiles[k].links {
@@ -427,7 +465,7 @@ func (m *Mesh) searchGroups(t *tiling) {
 			}
 		}
 	}
-	m.tree = newGraph(t.groupBase[len(t.tiles)], ends).search()
+	m.tree = newGraph(t.groupBase[len(t.tiles)], ends, sc).search(into, sc)
 }
 
 // labelTiled sets the groups, bridges and components of m, a mesh
@@ -453,5 +491,5 @@ func (m *Mesh) labelTiled() {
 		rows[r] = r
 	}
 	m.lineLinks(t, es, rows, rows)
-	m.searchGroups(t)
+	m.searchGroups(t, nil, nil)
 }

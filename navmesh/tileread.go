@@ -25,7 +25,7 @@ import (
 // *FormatError when m is not the mesh of such a tiling.
 func (m *Mesh) retile(g *grid.Grid, size int) error {
 	w, h := m.w, m.h
-	t := &tiling{size: size, nx: (w + size - 1) / size, ny: (h + size - 1) / size}
+	t := &tiling{size: size, nx: (w + size - 1) / size, ny: (h + size - 1) / size, rec: &recycler{}}
 	t.tiles = make([]tilePolys, t.nx*t.ny)
 	local := make([][]int32, len(t.tiles)) // per tile, its corners as vertices of m
 	stride := int32(w + 1)

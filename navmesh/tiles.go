@@ -56,6 +56,9 @@ type tiling struct {
 	// horizontal line above it (hlinks).
 	groupBase      []int32
 	vlinks, hlinks [][]groupLink
+	// rec keeps a recycled mesh's arrays for Update (Mesh.Recycle); the
+	// tilings Update makes share their tiling's.
+	rec *recycler
 }
 
 // tilePolys are the convex polygons of one tile, built from its cells
@@ -147,7 +150,7 @@ func (t *tiling) tileRect(tx, ty, w, h int) image.Rectangle {
 func tiled(g *grid.Grid, opt Options) *Mesh {
 	w, h := g.Width(), g.Height()
 	size := opt.TileSize
-	t := &tiling{size: size, nx: (w + size - 1) / size, ny: (h + size - 1) / size}
+	t := &tiling{size: size, nx: (w + size - 1) / size, ny: (h + size - 1) / size, rec: &recycler{}}
 	if opt.Rectangles {
 		var rects []rect
 		for ty := range t.ny {

@@ -50,3 +50,30 @@ func SamePruning(a, b *Mesh) bool {
 	}
 	return true
 }
+
+// PoisonSpare fills the arrays that the next Update of m's line would take
+// from a recycled mesh (Mesh.Recycle), to their capacity, with values that
+// make a mesh wrong wherever they are left, and reports whether there were
+// any.
+func PoisonSpare(m *Mesh) bool {
+	s := m.tiles.rec.spare
+	if s == nil {
+		return false
+	}
+	fill := func(n int, set func(i int)) {
+		for i := range n {
+			set(i)
+		}
+	}
+	fill(cap(s.verts), func(i int) { s.verts[:cap(s.verts)][i] = [2]float64{-3, 1e9} })
+	fill(cap(s.reflex), func(i int) { s.reflex[:cap(s.reflex)][i] = true })
+	fill(cap(s.polys), func(i int) { s.polys[:cap(s.polys)][i] = poly{e0: -5, ne: 9, comp: -5} })
+	fill(cap(s.area), func(i int) { s.area[:cap(s.area)][i] = 0xAA })
+	fill(cap(s.bridge), func(i int) { s.bridge[:cap(s.bridge)][i] = bridgePocket })
+	for _, a := range [][]int32{s.ev, s.etwin, s.pre, s.end} {
+		fill(cap(a), func(i int) { a[:cap(a)][i] = -5 })
+	}
+	fill(cap(s.enb), func(i int) { s.enb[:cap(s.enb)][i] = -5 })
+	fill(cap(s.walk), func(i int) { s.walk[:cap(s.walk)][i] = 0x5555555555555555 })
+	return true
+}

@@ -7,7 +7,7 @@ import (
 	"slices"
 
 	"github.com/cairn-nav/cairn/grid"
-	"github.com/go-gl/mathgl/mgl64"
+	"github.com/cairn-nav/cairn/navmesh/internal/bucket"
 )
 
 // Update returns the mesh that [FromGrid] builds from g with m's options,
@@ -56,7 +56,10 @@ func (m *Mesh) Update(g *grid.Grid, changed image.Rectangle) (*Mesh, error) {
 	}
 	g.RLock()
 	defer g.RUnlock()
-	walk := slices.Clone(m.walk)
+	sa, sc := t.rec.take(), t.rec.takeScratch()
+	defer t.rec.putScratch(sc)
+	walk := reuse(sa.walk, len(m.walk), len(m.walk))
+	copy(walk, m.walk)
 	for y := changed.Min.Y; y < changed.Max.Y; y++ {
 		for x := changed.Min.X; x < changed.Max.X; x++ {
 			k := y*m.w + x
@@ -66,7 +69,8 @@ func (m *Mesh) Update(g *grid.Grid, changed image.Rectangle) (*Mesh, error) {
 			}
 		}
 	}
-	nt := &tiling{size: t.size, nx: t.nx, ny: t.ny, tiles: slices.Clone(t.tiles)}
+	nt := &tiling{size: t.size, nx: t.nx, ny: t.ny, tiles: reuse(sa.tiles, len(t.tiles), len(t.tiles)), rec: t.rec}
+	copy(nt.tiles, t.tiles)
 	r0, r1 := changed.Min.Y/t.size, (changed.Max.Y-1)/t.size
 	for ty := r0; ty <= r1; ty++ {
 		for tx := changed.Min.X / t.size; tx <= (changed.Max.X-1)/t.size; tx++ {
@@ -76,7 +80,7 @@ func (m *Mesh) Update(g *grid.Grid, changed image.Rectangle) (*Mesh, error) {
 	if m.kind != convexGridMesh || t.rowPoly == nil || nt.corners() == 0 {
 		return nt.mesh(m.w, m.h, walk), nil
 	}
-	return m.splice(nt, r0, r1, walk), nil
+	return m.splice(nt, r0, r1, walk, sa, sc), nil
 }
 
 // splice returns the stitch of the tiles nt, those of m's but for the
@@ -91,18 +95,20 @@ func (m *Mesh) Update(g *grid.Grid, changed image.Rectangle) (*Mesh, error) {
 // band's first and last lines are paired again across them. The mesh is
 // the one nt.mesh makes, array for array, and so are its point index
 // (spliceIndex) and its bridges and components (label).
-func (m *Mesh) splice(nt *tiling, r0, r1 int, walk []uint64) *Mesh {
+func (m *Mesh) splice(nt *tiling, r0, r1 int, walk []uint64, sa *spareArrays, sc *updateScratch) *Mesh {
 	ny := nt.ny
-	sp := &splicing{m: m, ot: m.tiles, nt: nt, b0: max(r0-1, 0), b1: min(r1+1, ny-1)}
+	sp := &splicing{m: m, ot: m.tiles, nt: nt, sa: sa, sc: sc, b0: max(r0-1, 0), b1: min(r1+1, ny-1)}
 	b0, b1 := sp.b0, sp.b1
 	nt.setGroupBases()
 	if m.tiles.groupBase != nil {
 		sp.dC = nt.groupBase[(b1+1)*nt.nx] - m.tiles.groupBase[(b1+1)*nt.nx]
 	}
 	sp.s = newStitcher(nt, m.w, m.h, max(b0-1, 0), min(b1+1, ny-1))
-	sp.nm = &Mesh{kind: convexGridMesh, w: m.w, h: m.h, walk: walk, tiles: nt}
+	sp.nm = &Mesh{kind: convexGridMesh, w: m.w, h: m.h, walk: walk, tiles: nt, own: true}
 	sp.s.m = sp.nm
+	sp.s.vid = sc.vid
 	sp.s.numbering(int32(b0)*sp.s.size, min(int32(b1+1)*sp.s.size, int32(m.h)))
+	sc.vid = sp.s.vid
 	nt.rowPoly, nt.rowEdge, nt.rowVert = make([]int32, ny+1), make([]int32, ny+1), make([]int32, ny+1)
 	sp.above()
 	sp.s.emitRows(b0, b1)
@@ -122,7 +128,7 @@ func (m *Mesh) splice(nt *tiling, r0, r1 int, walk []uint64) *Mesh {
 		return nm
 	}
 	sp.label()
-	nm.loc = spliceIndex(ox, sp.ot, nt, b0, b1)
+	nm.loc = spliceIndex(ox, sp.ot, nt, b0, b1, sa.index)
 	nm.areaCorners()
 	return nm
 }
@@ -134,6 +140,8 @@ func (m *Mesh) splice(nt *tiling, r0, r1 int, walk []uint64) *Mesh {
 type splicing struct {
 	m, nm      *Mesh
 	ot, nt     *tiling
+	sa         *spareArrays // a recycled mesh's arrays, which nm's may take
+	sc         *updateScratch
 	s          *stitcher
 	b0, b1     int
 	dP, dE, dV int32
@@ -155,11 +163,12 @@ func (sp *splicing) above() {
 	copy(sp.nt.rowPoly, oP[:b0])
 	copy(sp.nt.rowEdge, oE[:b0])
 	copy(sp.nt.rowVert, oV[:b0])
-	nm.verts = append(make([]mgl64.Vec2, 0, slack(len(m.verts))), m.verts[:oV[b0]]...)
-	nm.ev = append(make([]int32, 0, slack(len(m.ev))), m.ev[:oE[b0]]...)
-	nm.polys = append(make([]poly, 0, slack(len(m.polys))), m.polys[:oP[b0]]...)
+	sa := sp.sa
+	nm.verts = append(reuse(sa.verts, len(m.verts), slack(len(m.verts)))[:0], m.verts[:oV[b0]]...)
+	nm.ev = append(reuse(sa.ev, len(m.ev), slack(len(m.ev)))[:0], m.ev[:oE[b0]]...)
+	nm.polys = append(reuse(sa.polys, len(m.polys), slack(len(m.polys)))[:0], m.polys[:oP[b0]]...)
 	if m.area != nil {
-		nm.area = append(make([]uint8, 0, cap(nm.polys)), m.area[:oP[b0]]...)
+		nm.area = append(reuse(sa.area, len(m.polys), cap(nm.polys))[:0], m.area[:oP[b0]]...)
 	}
 	w0 := oE[max(b0-1, 0)]
 	s.tw0 = w0
@@ -185,10 +194,11 @@ func (sp *splicing) below() {
 		nt.rowPoly[r], nt.rowEdge[r], nt.rowVert[r] = oP[r]+sp.dP, oE[r]+sp.dE, oV[r]+sp.dV
 	}
 	nm.verts = append(nm.verts, m.verts[oV[b1+1]:]...)
-	for _, p := range m.polys[oP[b1+1]:] {
-		p.e0 += sp.dE
-		p.comp += sp.dC
-		nm.polys = append(nm.polys, p)
+	src := m.polys[oP[b1+1]:]
+	k := len(nm.polys)
+	nm.polys = slices.Grow(nm.polys, len(src))[:k+len(src)]
+	for i, p := range src {
+		nm.polys[k+i] = poly{e0: p.e0 + sp.dE, ne: p.ne, comp: p.comp + sp.dC}
 	}
 	switch {
 	case m.area != nil: // then so has nm, from the rows above
@@ -196,8 +206,10 @@ func (sp *splicing) below() {
 	case nm.area != nil:
 		nm.area = append(nm.area, make([]uint8, len(m.polys)-int(oP[b1+1]))...)
 	}
-	first, band := oV[b1+1], oV[b0]
-	for _, v := range m.ev[oE[b1+1]:] {
+	// The row next to the band may use vertices of the band's last line;
+	// the rows below it use vertices of their own, which all move.
+	first, band, next := oV[b1+1], oV[b0], oE[min(b1+2, nt.ny)]
+	for _, v := range m.ev[oE[b1+1]:next] {
 		switch {
 		case v >= first:
 			v += sp.dV
@@ -207,6 +219,9 @@ func (sp *splicing) below() {
 		}
 		nm.ev = append(nm.ev, v)
 	}
+	k = len(nm.ev)
+	nm.ev = slices.Grow(nm.ev, len(m.ev)-int(next))[:k+len(m.ev)-int(next)]
+	moved(nm.ev[k:], m.ev[next:], sp.dV)
 	s.twin = append(s.twin, make([]int32, oE[b1+2]-oE[b1+1])...)
 	s.boundary(nm, oP[b1+1]+sp.dP, oP[b1+2]+sp.dP, s.vy1)
 }
@@ -219,7 +234,7 @@ func (sp *splicing) neighbours() {
 	oE := sp.ot.rowEdge
 	ne := int32(len(nm.ev))
 	w0, wEnd := s.tw0, s.tw0+int32(len(s.twin))
-	nm.enb, nm.etwin = make([]PolyID, ne), make([]int32, ne)
+	nm.enb, nm.etwin = reuse(sp.sa.enb, int(ne), slack(int(ne))), reuse(sp.sa.etwin, int(ne), slack(int(ne)))
 	copy(nm.enb, m.enb[:w0])
 	copy(nm.etwin, m.etwin[:w0])
 	// keep sets edge e's neighbour as m has it: the same edge above the
@@ -235,8 +250,14 @@ func (sp *splicing) neighbours() {
 		}
 		nm.enb[e], nm.etwin[e] = nb, m.etwin[o]
 	}
-	for e := wEnd; e < ne; e++ {
-		keep(e)
+	// The edges after the window, all below the band: their twins are
+	// the same, their neighbours move.
+	if wEnd < ne {
+		copy(nm.etwin[wEnd:], m.etwin[wEnd-sp.dE:])
+		dst, d := nm.enb[wEnd:], PolyID(sp.dP)
+		for i, nb := range m.enb[wEnd-sp.dE:] {
+			dst[i] = nb + d&^(nb>>31) // walls (−1) stay: no branch to mispredict
+		}
 	}
 	of := make([]PolyID, wEnd-w0) // the polygon of each edge of the window
 	for id := nt.rowPoly[max(b0-1, 0)]; id < nt.rowPoly[min(b1+2, nt.ny)]; id++ {
@@ -279,11 +300,19 @@ func (sp *splicing) neighbours() {
 func (sp *splicing) label() {
 	m, nm, nt, b0, b1 := sp.m, sp.nm, sp.nt, sp.b0, sp.b1
 	oP, oE := sp.ot.rowPoly, sp.ot.rowEdge
-	nm.pre, nm.end = make([]int32, len(nm.polys)), make([]int32, len(nm.polys))
-	nm.bridge = make([]uint8, len(nm.ev))
+	np, ne := len(nm.polys), len(nm.ev)
+	nm.pre, nm.end = reuse(sp.sa.pre, np, slack(np)), reuse(sp.sa.end, np, slack(np))
+	nm.bridge = reuse(sp.sa.bridge, ne, slack(ne))
 	copy(nm.pre, m.pre[:oP[b0]])
 	copy(nm.end, m.end[:oP[b0]])
 	copy(nm.bridge, m.bridge[:oE[b0]])
+	// The band's bridges are marked below, its other edges none; its
+	// numbers are all set, by labelRows.
+	bandEnd := ne
+	if b1+1 < nt.ny {
+		bandEnd = int(oE[b1+1] + sp.dE)
+	}
+	clear(nm.bridge[oE[b0]:bandEnd])
 	if b1+1 < nt.ny { // the rows below the band, moved
 		from, to := oP[b1+1], oP[b1+1]+sp.dP
 		moved(nm.pre[to:], m.pre[from:], sp.dP)
@@ -307,7 +336,7 @@ func (sp *splicing) label() {
 		es = append(es, l.e)
 	}
 	nm.lineLinks(nt, es, vrows, hrows)
-	nm.searchGroups(nt)
+	nm.searchGroups(nt, sp.sa.tree, &sp.sc.search)
 }
 
 // moved sets dst[i] to src[i] + d for each i of src.
@@ -323,7 +352,7 @@ func (sp *splicing) corners() {
 	m, nm := sp.m, sp.nm
 	oV, nV := sp.ot.rowVert, sp.nt.rowVert
 	b0, b1 := sp.b0, sp.b1
-	nm.reflex = make([]bool, len(nm.verts))
+	nm.reflex = reuse(sp.sa.reflex, len(nm.verts), slack(len(nm.verts)))
 	copy(nm.reflex, m.reflex[:oV[b0]])
 	for v := oV[b0]; v < nV[b1+1]; v++ {
 		nm.reflex[v] = nm.gridCorner(nm.verts[v])
@@ -336,7 +365,7 @@ func (sp *splicing) corners() {
 // were emitted again: x with the band's polygons replaced by those of
 // nt's band, from the tiles' bucket lists, and the polygons below the band
 // moved (see bucket.Grid.Spliced).
-func spliceIndex(x *polyIndex, ot, nt *tiling, b0, b1 int) *polyIndex {
+func spliceIndex(x *polyIndex, ot, nt *tiling, b0, b1 int, spare bucket.Grid) *polyIndex {
 	old, band := ot.tiles[b0*ot.nx:(b1+1)*ot.nx], nt.tiles[b0*nt.nx:(b1+1)*nt.nx]
 	lo, hi := int(^uint(0)>>1), 0 // the buckets that list the band's polygons, old and new
 	for _, ts := range [2][]tilePolys{old, band} {
@@ -349,7 +378,7 @@ func spliceIndex(x *polyIndex, ot, nt *tiling, b0, b1 int) *polyIndex {
 	lo = min(lo, hi)
 	first := nt.rowPoly[b0]
 	n := &polyIndex{box: x.box}
-	n.Grid = x.Spliced(lo, hi, ot.rowPoly[b0], ot.rowPoly[b1+1], nt.rowPoly[b1+1]-ot.rowPoly[b1+1], func(emit func(int, int32)) {
+	n.Grid = x.Spliced(spare, lo, hi, ot.rowPoly[b0], ot.rowPoly[b1+1], nt.rowPoly[b1+1]-ot.rowPoly[b1+1], func(emit func(int, int32)) {
 		p := first
 		for _, tp := range band {
 			for _, r := range tp.bkt {

@@ -72,7 +72,10 @@ func randomEdit(r interface{ IntN(int) int }, w, h, size int) (image.Rectangle, 
 // order, and in fact in the same order), writes the same bytes, has the
 // same point index and answers a random set of queries as it does, with
 // lengths equal to 10⁻⁹; and that the mesh updated from stays as it was.
+// Half the sequences recycle each mesh once it is two edits old, its
+// arrays filled with garbage first, which the next Update must overwrite.
 func TestUpdate(t *testing.T) {
+	recycled := 0
 	for seed := int64(1); seed <= 12; seed++ {
 		w, h := 36+int(seed%5), 28+int(seed%3)
 		g := testmap.Random(seed, w, h, 0.05*float64(seed%5), grid.Options{})
@@ -82,6 +85,7 @@ func TestUpdate(t *testing.T) {
 		size := []int{8, 16, 5, 3}[seed%4]
 		opt := navmesh.Options{TileSize: size}
 		m := tiledMesh(t, g, size)
+		var prev *navmesh.Mesh
 		r := testmap.NewRand(seed)
 		for step := range 25 {
 			before := polygonSet(m)
@@ -116,8 +120,22 @@ func TestUpdate(t *testing.T) {
 				t.Fatalf("%s: the tiles' pairing of edges differs from tri.PairEdges'", where)
 			}
 			sameAnswers(t, um, fm, g, r, where)
-			m = um
+			// Odd seeds recycle the mesh before m, poisoned, for the
+			// next Update.
+			if seed%2 == 1 && prev != nil {
+				prev.Recycle()
+				if prev.NumPolys() != 0 {
+					t.Fatalf("%s: a recycled mesh has %d polygons", where, prev.NumPolys())
+				}
+				if navmesh.PoisonSpare(m) {
+					recycled++
+				}
+			}
+			prev, m = m, um
 		}
+	}
+	if recycled < 100 {
+		t.Errorf("only %d Updates had a recycled mesh's arrays", recycled)
 	}
 }
 
@@ -221,7 +239,8 @@ func BenchmarkUpdate(b *testing.B) {
 // (seed 0, as `mapgen world -size 4096` makes it) in tiles of 64, after a
 // wall of 12×1 or 1×12 cells put up at a random place where all its cells
 // are free, then taken down again: one op is one Update. The build, some
-// seconds, is not timed.
+// seconds, is not timed. In fresh, each Update writes into new arrays; in
+// recycled, into those of the mesh two edits old (Mesh.Recycle).
 func BenchmarkUpdateWorld(b *testing.B) {
 	g, err := mapgen.World(mapgen.WorldOptions{Width: 4096, Height: 4096})
 	if err != nil {
@@ -230,21 +249,29 @@ func BenchmarkUpdateWorld(b *testing.B) {
 	m := tiledMesh(b, g, 64)
 	r := testmap.NewRand(1)
 	var wall image.Rectangle
-	b.ReportAllocs()
 	i := 0
-	for b.Loop() {
-		if i%2 == 0 { // a new wall where every cell is free
-			b.StopTimer()
-			wall = testmap.FreeWall(r, g, 12)
-			b.StartTimer()
-		}
-		g.SetCells(wall, i%2 == 1)
-		i++
-		if m, err = m.Update(g, wall); err != nil || m.NumPolys() == 0 {
-			b.Fatal(err)
-		}
+	for _, recycle := range []bool{false, true} {
+		b.Run(map[bool]string{false: "fresh", true: "recycled"}[recycle], func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if i%2 == 0 { // a new wall where every cell is free
+					b.StopTimer()
+					wall = testmap.FreeWall(r, g, 12)
+					b.StartTimer()
+				}
+				g.SetCells(wall, i%2 == 1)
+				i++
+				old := m
+				if m, err = m.Update(g, wall); err != nil || m.NumPolys() == 0 {
+					b.Fatal(err)
+				}
+				if recycle {
+					old.Recycle()
+				}
+			}
+			b.ReportMetric(float64(m.NumPolys()), "polygons")
+		})
 	}
-	b.ReportMetric(float64(m.NumPolys()), "polygons")
 }
 
 // TestUpdateConcurrentEdits runs Update on a goroutine of its own while

@@ -216,8 +216,13 @@ func (f *editsFlags) measure() (*editsSummary, error) {
 				update := func() (err error) {
 					if f.tile == 0 {
 						mesh, err = navmesh.FromGrid(g, navmesh.Options{})
-					} else {
-						mesh, err = mesh.Update(g, r)
+						return err
+					}
+					// The mesh before is used no more: the next
+					// Update writes into its arrays.
+					old := mesh
+					if mesh, err = mesh.Update(g, r); err == nil && mesh != old {
+						old.Recycle()
 					}
 					return err
 				}

@@ -170,18 +170,17 @@ func (g *Grid) FillWithin(budget int, visit func(emit func(int, int32) bool)) bo
 // d. Items of g from lo to hi−1 must lie in buckets b0 to b1−1, and visit
 // must emit the same items, in the same order, each time it is called: it
 // is called twice. Its cost is linear in g's items, as a copy's is, and
-// in the buckets b0 to b1−1.
-func (g *Grid) Spliced(b0, b1 int, lo, hi, d int32, visit func(emit func(b int, item int32))) Grid {
+// in the buckets b0 to b1−1. It writes the copy into spare's arrays where
+// they have room, whatever they hold: spare must not be used after.
+func (g *Grid) Spliced(spare Grid, b0, b1 int, lo, hi, d int32, visit func(emit func(b int, item int32))) Grid {
 	move := func(dst, src []int32) {
+		dst = dst[:len(src)]
 		for i, v := range src {
-			if v >= hi {
-				v += d
-			}
-			dst[i] = v
+			dst[i] = v + d&((hi-1-v)>>31) // plus d from hi on, without a branch
 		}
 	}
 	n := Grid{Min: g.Min, Scale: g.Scale, Step: g.Step, NX: g.NX, NY: g.NY}
-	n.start = make([]int32, len(g.start))
+	n.start = reuse(spare.start, len(g.start))
 	added := make([]int32, b1-b0+1) // per bucket of the run: the items visit emits
 	visit(func(b int, _ int32) { added[b-b0+1]++ })
 	copy(n.start[:b0+1], g.start[:b0+1])
@@ -201,7 +200,7 @@ func (g *Grid) Spliced(b0, b1 int, lo, hi, d int32, visit func(emit func(b int, 
 	for b := b1 + 1; b < len(g.start); b++ {
 		n.start[b] = g.start[b] + shift
 	}
-	n.items = make([]int32, n.start[len(n.start)-1])
+	n.items = reuse(spare.items, int(n.start[len(n.start)-1]))
 	move(n.items[:n.start[b0]], g.items[:g.start[b0]])
 	move(n.items[n.start[b1]:], g.items[g.start[b1]:])
 	// In the run: each bucket's items below lo, then room for those
@@ -229,4 +228,13 @@ func (g *Grid) Spliced(b0, b1 int, lo, hi, d int32, visit func(emit func(b int, 
 		at[b-b0]++
 	})
 	return n
+}
+
+// reuse returns s[:n] when s has room for n items, or a new slice of n
+// with a little room to spare, for a copy that grows.
+func reuse(s []int32, n int) []int32 {
+	if cap(s) >= n {
+		return s[:n]
+	}
+	return make([]int32, n, n+n/64+64)
 }

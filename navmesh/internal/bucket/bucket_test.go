@@ -49,7 +49,8 @@ func TestSegment(t *testing.T) {
 // TestSpliced checks Spliced against a Fill of the items it should give:
 // random items in random buckets, numbered in order, of which a random run
 // is replaced by a random number of others, in buckets of a random range
-// that holds the run.
+// that holds the run. Every other case splices into spare arrays full of
+// garbage, large enough to be used.
 func TestSpliced(t *testing.T) {
 	r := testmap.NewRand(9)
 	for n := range 400 {
@@ -107,7 +108,17 @@ func TestSpliced(t *testing.T) {
 				want = append(want, entry{e.b, e.item + d})
 			}
 		}
-		got := g.Spliced(b0, b1, lo, hi, d, func(emit func(int, int32)) {
+		var spare Grid
+		if n%2 == 1 {
+			spare.start, spare.items = make([]int32, nb+1+r.IntN(3)), make([]int32, len(old)+len(run)+r.IntN(3))
+			for i := range spare.start {
+				spare.start[i] = -7
+			}
+			for i := range spare.items {
+				spare.items[i] = -7
+			}
+		}
+		got := g.Spliced(spare, b0, b1, lo, hi, d, func(emit func(int, int32)) {
 			for _, e := range run {
 				emit(e.b, e.item)
 			}
@@ -120,6 +131,9 @@ func TestSpliced(t *testing.T) {
 		}
 		if got.Entries() != w.Entries() {
 			t.Fatalf("case %d: %d entries, want %d", n, got.Entries(), w.Entries())
+		}
+		if spare.items != nil && len(got.items) > 0 && &got.items[0] != &spare.items[0] {
+			t.Fatalf("case %d: Spliced did not write into the spare arrays", n)
 		}
 	}
 }
