@@ -37,20 +37,37 @@ type stitcher struct {
 	at   []int32    // per corner of the current tile, its edge in m
 }
 
-// newStitcher returns a stitcher of t's rows for a mesh of a w×h grid,
-// with the corners on tile lines of rows lo to hi.
-func newStitcher(t *tiling, w, h, lo, hi int) *stitcher {
+// newStitcher returns a stitcher of t's rows r0 to r1 for a mesh of a w×h
+// grid, with the corners on tile lines of those rows and those of the
+// rows next to them on the lines they share.
+func newStitcher(t *tiling, w, h, r0, r1 int) *stitcher {
 	s := &stitcher{t: t, w: w, h: h, stride: int32(w + 1), size: int32(t.size)}
 	s.vline = make([][]int32, t.nx)
 	s.hline = make([][]int32, t.ny)
-	for _, tp := range t.tiles[lo*t.nx : (hi+1)*t.nx] {
-		for _, c := range tp.corner {
-			x, y := c%s.stride, c/s.stride
-			if x%s.size == 0 && x > 0 && int(x) < w {
-				s.vline[x/s.size] = append(s.vline[x/s.size], y)
-			}
-			if y%s.size == 0 && y > 0 && int(y) < h {
-				s.hline[y/s.size] = append(s.hline[y/s.size], x)
+	for r := max(r0-1, 0); r <= min(r1+1, t.ny-1); r++ {
+		// A row next to r0…r1 adds only its corners on the line it shares.
+		line := int32(-1)
+		switch r {
+		case r0 - 1:
+			line = int32(r0) * s.size
+		case r1 + 1:
+			line = int32(r1+1) * s.size
+		}
+		for _, tp := range t.tiles[r*t.nx : (r+1)*t.nx] {
+			for _, c := range tp.corner {
+				x, y := c%s.stride, c/s.stride
+				if line >= 0 {
+					if y == line {
+						s.hline[y/s.size] = append(s.hline[y/s.size], x)
+					}
+					continue
+				}
+				if x%s.size == 0 && x > 0 && int(x) < w {
+					s.vline[x/s.size] = append(s.vline[x/s.size], y)
+				}
+				if y%s.size == 0 && y > 0 && int(y) < h {
+					s.hline[y/s.size] = append(s.hline[y/s.size], x)
+				}
 			}
 		}
 	}

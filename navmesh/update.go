@@ -72,22 +72,59 @@ func (m *Mesh) Update(g *grid.Grid, changed image.Rectangle) (*Mesh, error) {
 	nt := &tiling{size: t.size, nx: t.nx, ny: t.ny, tiles: reuse(sa.tiles, len(t.tiles), len(t.tiles)), rec: t.rec}
 	copy(nt.tiles, t.tiles)
 	r0, r1 := changed.Min.Y/t.size, (changed.Max.Y-1)/t.size
+	tx0, tx1 := changed.Min.X/t.size, (changed.Max.X-1)/t.size
 	for ty := r0; ty <= r1; ty++ {
-		for tx := changed.Min.X / t.size; tx <= (changed.Max.X-1)/t.size; tx++ {
+		for tx := tx0; tx <= tx1; tx++ {
 			nt.tiles[ty*t.nx+tx] = buildTile(g, t.tileRect(tx, ty, m.w, m.h))
 		}
 	}
 	if m.kind != convexGridMesh || t.rowPoly == nil || nt.corners() == 0 {
 		return nt.mesh(m.w, m.h, walk), nil
 	}
-	return m.splice(nt, r0, r1, walk, sa, sc), nil
+	// The band: the rows built again, and the row above (below) them
+	// when their corners on the line between changed.
+	b0, b1 := r0, r1
+	stride := int32(m.w + 1)
+	if r0 > 0 && !sameOnLine(t, nt, r0, tx0, tx1, r0, stride) {
+		b0--
+	}
+	if r1+1 < t.ny && !sameOnLine(t, nt, r1, tx0, tx1, r1+1, stride) {
+		b1++
+	}
+	return m.splice(nt, b0, b1, walk, sa, sc), nil
 }
 
-// splice returns the stitch of the tiles nt, those of m's but for the
-// tiles of rows r0 to r1 built again, with walkable cells walk. It emits
-// again only the band of rows from r0−1 to r1+1 (the rows next to the
-// changed ones have other corners on the lines they share with them) and
-// copies the rows above and below the band from m: those above as they
+// sameOnLine reports whether tiles tx0 to tx1 of row r have the same
+// corners (numbered y·stride + x) in t and u on the horizontal line above
+// tile row l, r or r+1. Then the row across that line has its polygons,
+// edges and vertices alike with either, as the row's corners on the line
+// are all that its stitch takes from them (stitcher.between).
+func sameOnLine(t, u *tiling, r, tx0, tx1, l int, stride int32) bool {
+	y := int32(l * t.size)
+	on := func(dst []int32, tp *tilePolys) []int32 {
+		for _, c := range tp.corner {
+			if c/stride == y {
+				dst = append(dst, c)
+			}
+		}
+		slices.Sort(dst)
+		return slices.Compact(dst)
+	}
+	var a, b []int32
+	for k := r*t.nx + tx0; k <= r*t.nx+tx1; k++ {
+		a, b = on(a[:0], &t.tiles[k]), on(b[:0], &u.tiles[k])
+		if !slices.Equal(a, b) {
+			return false
+		}
+	}
+	return true
+}
+
+// splice returns the stitch of the tiles nt, those of m's but for some
+// tiles of rows b0 to b1 (the band) built again, with walkable cells walk.
+// The band holds the rows built again and, where those have other corners
+// on the line they share with the row next to them, that row too. It
+// emits again only the band and copies the rows above and below the band from m: those above as they
 // are, as the polygons, edges and vertices before the band are numbered
 // alike; those below with their IDs moved by what the band gained or
 // lost. A vertex of the band that the rows below use lies on the band's
@@ -95,15 +132,14 @@ func (m *Mesh) Update(g *grid.Grid, changed image.Rectangle) (*Mesh, error) {
 // band's first and last lines are paired again across them. The mesh is
 // the one nt.mesh makes, array for array, and so are its point index
 // (spliceIndex) and its bridges and components (label).
-func (m *Mesh) splice(nt *tiling, r0, r1 int, walk []uint64, sa *spareArrays, sc *updateScratch) *Mesh {
+func (m *Mesh) splice(nt *tiling, b0, b1 int, walk []uint64, sa *spareArrays, sc *updateScratch) *Mesh {
 	ny := nt.ny
-	sp := &splicing{m: m, ot: m.tiles, nt: nt, sa: sa, sc: sc, b0: max(r0-1, 0), b1: min(r1+1, ny-1)}
-	b0, b1 := sp.b0, sp.b1
+	sp := &splicing{m: m, ot: m.tiles, nt: nt, sa: sa, sc: sc, b0: b0, b1: b1}
 	nt.setGroupBases()
 	if m.tiles.groupBase != nil {
 		sp.dC = nt.groupBase[(b1+1)*nt.nx] - m.tiles.groupBase[(b1+1)*nt.nx]
 	}
-	sp.s = newStitcher(nt, m.w, m.h, max(b0-1, 0), min(b1+1, ny-1))
+	sp.s = newStitcher(nt, m.w, m.h, b0, b1)
 	sp.nm = &Mesh{kind: convexGridMesh, w: m.w, h: m.h, walk: walk, tiles: nt, own: true}
 	sp.s.m = sp.nm
 	sp.s.vid = sc.vid
@@ -119,16 +155,24 @@ func (m *Mesh) splice(nt *tiling, r0, r1 int, walk []uint64, sa *spareArrays, sc
 	if nm.area != nil && !slices.ContainsFunc(nm.area, func(a uint8) bool { return a != grid.AreaGround }) {
 		nm.area = nil // no polygon has an area but ground any more
 	}
+	ox, ok := m.loc.(*polyIndex)
+	var index chan *polyIndex
+	if ok && m.tree != nil {
+		// The point index needs only the rows' numbering, now set: it is
+		// spliced on a goroutine of its own (on a second core, if there is
+		// one) while the neighbours, corners and labels are set.
+		index = make(chan *polyIndex, 1)
+		go func() { index <- spliceIndex(ox, sp.ot, nt, b0, b1, sa.index) }()
+	}
 	pairLine(sp.s.line, sp.s.twin, sp.s.tw0)
 	sp.neighbours()
 	sp.corners()
-	ox, ok := m.loc.(*polyIndex)
-	if !ok || m.tree == nil {
+	if index == nil {
 		nm.finishTiled()
 		return nm
 	}
 	sp.label()
-	nm.loc = spliceIndex(ox, sp.ot, nt, b0, b1, sa.index)
+	nm.loc = <-index
 	nm.areaCorners()
 	return nm
 }
@@ -221,7 +265,7 @@ func (sp *splicing) below() {
 	}
 	k = len(nm.ev)
 	nm.ev = slices.Grow(nm.ev, len(m.ev)-int(next))[:k+len(m.ev)-int(next)]
-	moved(nm.ev[k:], m.ev[next:], sp.dV)
+	bucket.Moved(nm.ev[k:], m.ev[next:], sp.dV)
 	s.twin = append(s.twin, make([]int32, oE[b1+2]-oE[b1+1])...)
 	s.boundary(nm, oP[b1+1]+sp.dP, oP[b1+2]+sp.dP, s.vy1)
 }
@@ -254,10 +298,7 @@ func (sp *splicing) neighbours() {
 	// the same, their neighbours move.
 	if wEnd < ne {
 		copy(nm.etwin[wEnd:], m.etwin[wEnd-sp.dE:])
-		dst, d := nm.enb[wEnd:], PolyID(sp.dP)
-		for i, nb := range m.enb[wEnd-sp.dE:] {
-			dst[i] = nb + d&^(nb>>31) // walls (−1) stay: no branch to mispredict
-		}
+		bucket.MovedFrom(nm.enb[wEnd:], m.enb[wEnd-sp.dE:], 0, PolyID(sp.dP)) // walls (−1) stay
 	}
 	of := make([]PolyID, wEnd-w0) // the polygon of each edge of the window
 	for id := nt.rowPoly[max(b0-1, 0)]; id < nt.rowPoly[min(b1+2, nt.ny)]; id++ {
@@ -315,8 +356,8 @@ func (sp *splicing) label() {
 	clear(nm.bridge[oE[b0]:bandEnd])
 	if b1+1 < nt.ny { // the rows below the band, moved
 		from, to := oP[b1+1], oP[b1+1]+sp.dP
-		moved(nm.pre[to:], m.pre[from:], sp.dP)
-		moved(nm.end[to:], m.end[from:], sp.dP)
+		bucket.Moved(nm.pre[to:], m.pre[from:], sp.dP)
+		bucket.Moved(nm.end[to:], m.end[from:], sp.dP)
 		copy(nm.bridge[oE[b1+1]+sp.dE:], m.bridge[oE[b1+1]:])
 	}
 	nm.labelRows(nt, b0, b1)
@@ -339,12 +380,6 @@ func (sp *splicing) label() {
 	nm.searchGroups(nt, sp.sa.tree, &sp.sc.search)
 }
 
-// moved sets dst[i] to src[i] + d for each i of src.
-func moved(dst, src []int32, d int32) {
-	for i, v := range src {
-		dst[i] = v + d
-	}
-}
 
 // corners sets which of nm's vertices are corners of the walls: those of
 // m outside the band, the band's found again.

@@ -173,12 +173,7 @@ func (g *Grid) FillWithin(budget int, visit func(emit func(int, int32) bool)) bo
 // in the buckets b0 to b1−1. It writes the copy into spare's arrays where
 // they have room, whatever they hold: spare must not be used after.
 func (g *Grid) Spliced(spare Grid, b0, b1 int, lo, hi, d int32, visit func(emit func(b int, item int32))) Grid {
-	move := func(dst, src []int32) {
-		dst = dst[:len(src)]
-		for i, v := range src {
-			dst[i] = v + d&((hi-1-v)>>31) // plus d from hi on, without a branch
-		}
-	}
+	move := func(dst, src []int32) { MovedFrom(dst, src, hi, d) }
 	n := Grid{Min: g.Min, Scale: g.Scale, Step: g.Step, NX: g.NX, NY: g.NY}
 	n.start = reuse(spare.start, len(g.start))
 	added := make([]int32, b1-b0+1) // per bucket of the run: the items visit emits
