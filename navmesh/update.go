@@ -380,7 +380,6 @@ func (sp *splicing) label() {
 	nm.searchGroups(nt, sp.sa.tree, &sp.sc.search)
 }
 
-
 // corners sets which of nm's vertices are corners of the walls: those of
 // m outside the band, the band's found again.
 func (sp *splicing) corners() {
