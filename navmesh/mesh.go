@@ -173,8 +173,8 @@ type Mesh struct {
 	// Update needs to mesh some tiles again; nil otherwise.
 	tiles *tiling
 	// own says that the mesh's arrays are its own, shared with no other
-	// mesh, so that Recycle may give them to an Update: those of a mesh
-	// that Update spliced.
+	// mesh, so that Recycle may give them to an Update: those of a tiled
+	// mesh of convex polygons that FromGrid stitched or Update spliced.
 	own bool
 }
 

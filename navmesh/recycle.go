@@ -7,23 +7,24 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 )
 
-// Recycle hands the memory of m, a mesh that [Mesh.Update] returned, to
-// the next Update of a mesh of its line (the meshes that Updates made, one
-// from another, from one mesh of FromGrid or ReadFor): that Update writes
-// its mesh into m's arrays instead of new ones. On a big map most of an Update's time goes
+// Recycle hands the memory of m, a mesh that [FromGrid] built in tiles or
+// that [Mesh.Update] returned, to the next Update of a mesh of its line
+// (the meshes that Updates made, one from another, from one mesh of
+// FromGrid or ReadFor): that Update writes its mesh into m's arrays
+// instead of new ones. On a big map most of an Update's time goes
 // to memory it gets fresh from the system and clears (on the 4096² demo
 // world, some 120 MB an edit), and the garbage collector has that much
 // more to do; with Recycle an edit allocates little beyond its band of
 // tiles (see BenchmarkUpdateWorld).
 //
 // Call it when m will not be used again: no query runs on it, and nothing
-// made from it (a [Searcher] set to it, a [Corridor], an agent's path)
-// will be used with it again. A game that swaps in each new mesh between
-// frames recycles the mesh it swapped out once the queries of that frame
-// have ended. m is the zero Mesh afterwards: using it as a mesh again is
-// an error, and whatever was made from it may then panic. Recycle does
-// nothing but empty m for a mesh that Update did not make (FromGrid's,
-// ReadFor's), whose arrays are not all its own, and for the zero Mesh.
+// made from it (a [Searcher] set to it, a corridor of its polygons, an
+// agent's path on it) will be used with it again. A game that swaps in
+// each new mesh between frames recycles the mesh it swapped out once the
+// queries of that frame have ended. m is the zero Mesh afterwards: its
+// queries fail ("not on the mesh"), and whatever was made from it may
+// panic. Recycle does nothing but empty m for other meshes (a mesh read
+// by ReadFor, or not tiled, or of rectangles), and for the zero Mesh.
 // Update keeps one mesh's arrays at a time: recycling another replaces
 // them. It is safe to call concurrently with Updates of other meshes of
 // the line.

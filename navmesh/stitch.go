@@ -210,7 +210,7 @@ func (t *tiling) mesh(w, h int, walk []uint64) *Mesh {
 		m.finishRects()
 		return m
 	}
-	m := &Mesh{kind: convexGridMesh, w: w, h: h, walk: walk, tiles: t}
+	m := &Mesh{kind: convexGridMesh, w: w, h: h, walk: walk, tiles: t, own: true}
 	s := newStitcher(t, w, h, 0, t.ny-1)
 	s.m = m
 	s.numbering(0, int32(h))

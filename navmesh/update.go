@@ -19,16 +19,20 @@ import (
 //
 // Update builds again only the tiles that changed overlaps, as their
 // polygons depend on their own cells alone, and shares the other tiles'
-// polygons with m. It stitches again only the band of tile rows from the
-// one above the changed tiles to the one below them (see splice): the
-// rows above and below the band are copied from m, those below with their
-// IDs moved, and only the pieces on the band's lines are paired again.
-// The point index is spliced too: the band's buckets get its polygons
-// from the bucket lists each tile keeps. The bridges and components come
-// from the tiles' own (tileprune.go): only the links across the band's
-// tile lines are found again, and the small graph of the tiles' groups
-// searched again. The copies are linear in the size of the mesh, the band
-// in its width (see BenchmarkUpdate for figures). A cell outside changed that did
+// polygons with m. It stitches again only the band of tile rows that holds
+// the changed tiles, and the row above (below) them when the rebuilt
+// tiles' corners on the line between changed (see splice): the rows above
+// and below the band are copied from m, those below with their IDs moved,
+// and only the pieces on the band's lines are paired again. The point
+// index is spliced too, on a goroutine of its own: the band's buckets get
+// its polygons from the bucket lists each tile keeps. The bridges and
+// components come from the tiles' own (tileprune.go): only the links
+// across the band's tile lines are found again, and the small graph of
+// the tiles' groups searched again. The copies are linear in the size of
+// the mesh, the band in its width (see BenchmarkUpdate and
+// BenchmarkUpdateWorld for figures); they go into the arrays of a mesh
+// given to [Mesh.Recycle], when there is one, and into new memory else,
+// which on a big map costs more than the copies. A cell outside changed that did
 // change is not seen, and the mesh is then wrong for it. When changed
 // holds no cell of g, Update returns m itself. A mesh that ReadFor read
 // with its vertices numbered otherwise than FromGrid numbers them is

@@ -166,14 +166,16 @@ func (g *Grid) FillWithin(budget int, visit func(emit func(int, int32) bool)) bo
 // replaced by others and the items from hi on are moved by d: buckets b0
 // to b1−1 list, in this order, their items of g below lo, the items visit
 // emits for them (in the order emitted), and their items of g from hi on,
-// plus d; every other bucket lists its items of g, those from hi on plus
-// d. Items of g from lo to hi−1 must lie in buckets b0 to b1−1, and visit
+// plus d; the buckets before b0 list their items of g, and those from b1
+// on theirs plus d. The items of g must lie in order along the buckets:
+// those below lo in buckets before b1, those from lo to hi−1 in buckets b0
+// to b1−1, and those from hi on in buckets from b0 on (as a tiled mesh's
+// polygons, numbered row by row, lie in the buckets of their rows). Visit
 // must emit the same items, in the same order, each time it is called: it
 // is called twice. Its cost is linear in g's items, as a copy's is, and
 // in the buckets b0 to b1−1. It writes the copy into spare's arrays where
 // they have room, whatever they hold: spare must not be used after.
 func (g *Grid) Spliced(spare Grid, b0, b1 int, lo, hi, d int32, visit func(emit func(b int, item int32))) Grid {
-	move := func(dst, src []int32) { MovedFrom(dst, src, hi, d) }
 	n := Grid{Min: g.Min, Scale: g.Scale, Step: g.Step, NX: g.NX, NY: g.NY}
 	n.start = reuse(spare.start, len(g.start))
 	added := make([]int32, b1-b0+1) // per bucket of the run: the items visit emits
@@ -196,8 +198,8 @@ func (g *Grid) Spliced(spare Grid, b0, b1 int, lo, hi, d int32, visit func(emit 
 		n.start[b] = g.start[b] + shift
 	}
 	n.items = reuse(spare.items, int(n.start[len(n.start)-1]))
-	move(n.items[:n.start[b0]], g.items[:g.start[b0]])
-	move(n.items[n.start[b1]:], g.items[g.start[b1]:])
+	copy(n.items[:n.start[b0]], g.items[:g.start[b0]])     // all below lo
+	Moved(n.items[n.start[b1]:], g.items[g.start[b1]:], d) // all from hi on
 	// In the run: each bucket's items below lo, then room for those
 	// emitted, then its items from hi on.
 	at := make([]int32, b1-b0) // per bucket of the run: where the next emitted item goes

@@ -66,11 +66,14 @@ func TestSpliced(t *testing.T) {
 		hi := lo + int32(r.IntN(int(k-lo)+1))
 		b0 := r.IntN(nb)
 		b1 := b0 + 1 + r.IntN(nb-b0)
-		bucketOf := func(i int32) int {
-			if i >= lo && i < hi {
+		bucketOf := func(i int32) int { // in order along the buckets, as Spliced needs
+			switch {
+			case i < lo:
+				return r.IntN(b1)
+			case i < hi:
 				return b0 + r.IntN(b1-b0)
 			}
-			return r.IntN(nb)
+			return b0 + r.IntN(nb-b0)
 		}
 		var old []entry
 		for i := range k {
