@@ -334,3 +334,45 @@ func TestUpdateConcurrentEdits(t *testing.T) {
 		t.Fatal("after the edits, Update's mesh writes other bytes than FromGrid's")
 	}
 }
+
+// TestRecycleConcurrent runs Updates of one mesh on several goroutines at
+// once, each recycling the meshes it makes, so that they share the line's
+// spare arrays and scratch memory (run under -race by CI): every mesh must
+// write a fresh build's bytes, and the mesh updated from stays as it was.
+func TestRecycleConcurrent(t *testing.T) {
+	g := testmap.Random(5, 45, 33, 0.15, grid.Options{})
+	m := tiledMesh(t, g, 8)
+	before := polygonSet(m)
+	wall := image.Rect(17, 9, 29, 10)
+	g.SetCells(wall, false)
+	fm, err := navmesh.FromGrid(g, navmesh.Options{TileSize: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want bytes.Buffer
+	if _, err := fm.WriteTo(&want); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Go(func() {
+			for i := range 25 {
+				um, err := m.Update(g, wall)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				var got bytes.Buffer
+				if _, err := um.WriteTo(&got); err != nil || !bytes.Equal(got.Bytes(), want.Bytes()) {
+					t.Errorf("goroutine %d, update %d: other bytes than a fresh build's (%v)", w, i, err)
+					return
+				}
+				um.Recycle()
+			}
+		})
+	}
+	wg.Wait()
+	if !slices.EqualFunc(polygonSet(m), before, slices.Equal) {
+		t.Fatal("Update changed the mesh it updated")
+	}
+}
