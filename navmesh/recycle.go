@@ -86,14 +86,7 @@ func (r *recycler) take() *spareArrays {
 	if r == nil {
 		return &spareArrays{}
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	s := r.spare
-	r.spare = nil
-	if s == nil {
-		s = &spareArrays{}
-	}
-	return s
+	return takeOut(&r.mu, &r.spare)
 }
 
 // takeScratch returns the scratch memory of the last Update to end, or new
@@ -102,14 +95,7 @@ func (r *recycler) takeScratch() *updateScratch {
 	if r == nil {
 		return &updateScratch{}
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	sc := r.scratch
-	r.scratch = nil
-	if sc == nil {
-		sc = &updateScratch{}
-	}
-	return sc
+	return takeOut(&r.mu, &r.scratch)
 }
 
 func (r *recycler) putScratch(sc *updateScratch) {
@@ -119,6 +105,19 @@ func (r *recycler) putScratch(sc *updateScratch) {
 	r.mu.Lock()
 	r.scratch = sc
 	r.mu.Unlock()
+}
+
+// takeOut returns *p, or a new T when it is nil, and sets *p to nil, under
+// mu.
+func takeOut[T any](mu *sync.Mutex, p **T) *T {
+	mu.Lock()
+	defer mu.Unlock()
+	v := *p
+	*p = nil
+	if v == nil {
+		v = new(T)
+	}
+	return v
 }
 
 // reuse returns s[:n] when s has room for n elements, whatever they hold,
