@@ -32,10 +32,10 @@ import (
 // the mesh, the band in its width (see BenchmarkUpdate and
 // BenchmarkUpdateWorld for figures); they go into the arrays of a mesh
 // given to [Mesh.Recycle], when there is one, and into new memory else,
-// which on a big map costs more than the copies. A cell outside changed that did
-// change is not seen, and the mesh is then wrong for it. When changed
-// holds no cell of g, Update returns m itself. A mesh that ReadFor read
-// with its vertices numbered otherwise than FromGrid numbers them is
+// which on a big map costs more than the copies. A cell outside changed
+// that did change is not seen, and the mesh is then wrong for it. When
+// changed holds no cell of g, Update returns m itself. A mesh that ReadFor
+// read with its vertices numbered otherwise than FromGrid numbers them is
 // stitched again whole.
 //
 // It returns an error for a mesh that is not tiled (or that [ReadFor]
@@ -128,14 +128,15 @@ func sameOnLine(t, u *tiling, r, tx0, tx1, l int, stride int32) bool {
 // tiles of rows b0 to b1 (the band) built again, with walkable cells walk.
 // The band holds the rows built again and, where those have other corners
 // on the line they share with the row next to them, that row too. It
-// emits again only the band and copies the rows above and below the band from m: those above as they
-// are, as the polygons, edges and vertices before the band are numbered
-// alike; those below with their IDs moved by what the band gained or
-// lost. A vertex of the band that the rows below use lies on the band's
-// last line, and is found there by its corner. Only the pieces on the
-// band's first and last lines are paired again across them. The mesh is
-// the one nt.mesh makes, array for array, and so are its point index
-// (spliceIndex) and its bridges and components (label).
+// emits again only the band and copies the rows above and below it from
+// m: those above as they are, as the polygons, edges and vertices before
+// the band are numbered alike; those below with their IDs moved by what
+// the band gained or lost. A vertex of the band that the rows below use
+// lies on the band's last line, and is found there by its corner. Only the
+// pieces on the band's first and last lines are paired again across them.
+// The mesh is the one nt.mesh makes, array for array, and so are its
+// point index (spliceIndex) and its bridges and components (label). Its
+// arrays are sa's where they have room; sc is the update's scratch memory.
 func (m *Mesh) splice(nt *tiling, b0, b1 int, walk []uint64, sa *spareArrays, sc *updateScratch) *Mesh {
 	ny := nt.ny
 	sp := &splicing{m: m, ot: m.tiles, nt: nt, sa: sa, sc: sc, b0: b0, b1: b1}
