@@ -241,6 +241,7 @@ func faceMesh(verts []mgl64.Vec2, f tri.Faces, rings [][]int32) *Mesh {
 			m.reflex[v] = geom.Orient(m.verts[a], m.verts[v], m.verts[b]) < 0
 		}
 	}
+	m.spatialOrder()
 	m.twins()
 	m.label()
 	m.loc = newPolyIndex(m)

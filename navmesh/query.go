@@ -105,8 +105,7 @@ func NewSearcher(m *Mesh) *Searcher {
 	sr.g.m = m
 	sr.g.limit = firstLimit
 	sr.g.nodes = make([]snode, 0, firstLimit)
-	sr.g.best = make([]float64, len(m.verts))
-	sr.g.bestGen = make([]uint32, len(m.verts))
+	sr.g.best = make([]rootCost, len(m.verts))
 	sr.g.fl.reset(nil)
 	sr.h.s = &sr.g
 	sr.s = core.NewSliced(&sr.g)

@@ -47,10 +47,10 @@ type search struct {
 	sps, gps    []PolyID // polygons holding the start and the goal
 	fl          filter   // the query's filter (filter.go)
 	// The least cost at which each vertex has become a root this search,
-	// valid where bestGen is gen.
-	best    []float64
-	bestGen []uint32
-	gen     uint32
+	// valid where its gen is gen (one array, so that a look-up reads one
+	// cache line).
+	best []rootCost
+	gen  uint32
 }
 
 // Tolerances. sinEps is the sine of the angle below which three points count
@@ -66,12 +66,18 @@ func (s *search) begin(from, to mgl64.Vec2) {
 	s.overflow = false
 	s.gen++
 	if s.gen == 0 {
-		clear(s.bestGen)
+		clear(s.best)
 		s.gen = 1
 	}
 	s.nodes = append(s.nodes[:0],
 		snode{kind: kindStart, root: -1, h: geom.Dist(to, from)},
 		snode{kind: kindGoal, root: -1})
+}
+
+// rootCost is a vertex's least cost as a root, in the search of number gen.
+type rootCost struct {
+	g   float64
+	gen uint32
 }
 
 func (s *search) NumNodes() int { return s.limit }
@@ -86,10 +92,10 @@ func (s *search) add(n snode) int32 {
 }
 
 func (s *search) bestAt(v int32) float64 {
-	if s.bestGen[v] != s.gen {
-		return math.Inf(1)
+	if b := s.best[v]; b.gen == s.gen {
+		return b.g
 	}
-	return s.best[v]
+	return math.Inf(1)
 }
 
 func (s *search) isGoalPoly(p PolyID) bool {
@@ -164,7 +170,7 @@ func (s *search) turn(dst []core.Edge, n snode, at mgl64.Vec2, g float64) []core
 	if b := s.bestAt(n.root); n.g > b*(1+costEps) {
 		return dst
 	} else if n.g < b {
-		s.best[n.root], s.bestGen[n.root] = n.g, s.gen
+		s.best[n.root] = rootCost{n.g, s.gen}
 	}
 	n.h = geom.Dist(s.goal, pv)
 	id := s.add(n)
