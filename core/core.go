@@ -49,8 +49,10 @@ type Edge struct {
 // concurrent reads if several searchers share them.
 //
 // A graph may make its nodes while it is searched, as the navmesh's search
-// graph does: NumNodes is read when a search begins, and is then a bound
-// on the IDs its edges may name during that search.
+// graph does: NumNodes is read when a search begins, and again when an edge
+// names a node at or past the count read last, so it may grow during a
+// search (the search's scratch grows with it); an edge to a node past the
+// latest count is a broken contract.
 type Graph interface {
 	// NumNodes returns the number of nodes; IDs run from 0 to NumNodes()-1.
 	NumNodes() int
@@ -248,6 +250,25 @@ func (s *search) resize() {
 	}
 }
 
+// grow extends the scratch, during a search, to a graph that now has more
+// nodes than when it began, and reports whether node v is now in range.
+// The new nodes' states are zero: unseen by any search.
+func (s *search) grow(v int32) bool {
+	n := s.graph.NumNodes()
+	if n <= len(s.nodes) || n > math.MaxInt32 {
+		return false
+	}
+	old := len(s.nodes)
+	s.nodes = slices.Grow(s.nodes, n-old)[:n]
+	clear(s.nodes[old:])
+	if len(s.target) > 0 && len(s.target) < n {
+		k := len(s.target)
+		s.target = slices.Grow(s.target, n-k)[:n]
+		clear(s.target[k:])
+	}
+	return int(v) < n
+}
+
 func (s *search) nextGen() {
 	s.gen += 2
 	if s.gen == 0 || s.gen == math.MaxUint32 {
@@ -359,6 +380,9 @@ func (s *search) step(n int) bool {
 		for _, e := range s.edges {
 			v := e.To
 			ng := gu + e.Cost
+			if uint32(v) >= uint32(len(nodes)) && v >= 0 && s.grow(v) {
+				nodes = s.nodes // the graph has made more nodes
+			}
 			if uint32(v) >= uint32(len(nodes)) || !(e.Cost >= 0) || !(ng <= math.MaxFloat64) {
 				s.checkEdge(u, e) // panics unless the edge is to be skipped
 				continue

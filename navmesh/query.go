@@ -91,8 +91,9 @@ type Searcher struct {
 	sl  sliced
 }
 
-// firstLimit is the number of search nodes a new Searcher makes room for;
-// a search that needs more is run again with twice the room.
+// firstLimit is the number of search nodes a new Searcher makes room for
+// at first; the room doubles as a search needs more, without beginning it
+// again, and stays.
 const firstLimit = 1 << 12
 
 // NewSearcher returns a searcher for m. It allocates scratch in
@@ -159,7 +160,7 @@ func (sr *Searcher) AppendPath(dst []mgl64.Vec2, from, to mgl64.Vec2, q Query) (
 		return dst, res, err
 	}
 	sr.beginExact(from, to, q)
-	for !sr.stepExact(math.MaxInt, q) {
+	for !sr.stepExact(math.MaxInt) {
 	}
 	dst, res = sr.exactPath(dst)
 	return dst, res, nil
@@ -205,17 +206,9 @@ func (sr *Searcher) beginExact(from, to mgl64.Vec2, q Query) {
 }
 
 // stepExact runs at most n expansions of the exact search and reports
-// whether it has ended. A search that ran out of room for its nodes is
-// begun again with twice the room (the core searcher grows its scratch at
-// Begin), and has not ended.
-func (sr *Searcher) stepExact(n int, q Query) bool {
-	st := sr.s.Step(n)
-	if sr.g.overflow {
-		sr.g.limit *= 2
-		sr.beginExact(sr.g.start, sr.g.goal, q)
-		return false
-	}
-	return st != core.InProgress
+// whether it has ended.
+func (sr *Searcher) stepExact(n int) bool {
+	return sr.s.Step(n) != core.InProgress
 }
 
 // exactPath appends the path of the exact search, which has ended, to dst

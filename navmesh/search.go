@@ -36,13 +36,13 @@ type snode struct {
 }
 
 // search is the graph core searches for one query. Its nodes are made while
-// it is searched; there is room for limit of them, and a search that runs
-// out of room sets overflow and is run again with more.
+// it is searched; NumNodes says there are limit of them, which doubles
+// whenever the nodes made reach it, and core's scratch grows to follow
+// (see [core.Graph]), so that a search never starts again.
 type search struct {
 	m           *Mesh
 	nodes       []snode
 	limit       int
-	overflow    bool
 	start, goal mgl64.Vec2
 	sps, gps    []PolyID // polygons holding the start and the goal
 	fl          filter   // the query's filter (filter.go)
@@ -63,7 +63,6 @@ const (
 
 func (s *search) begin(from, to mgl64.Vec2) {
 	s.start, s.goal = from, to
-	s.overflow = false
 	s.gen++
 	if s.gen == 0 {
 		clear(s.best)
@@ -82,10 +81,11 @@ type rootCost struct {
 
 func (s *search) NumNodes() int { return s.limit }
 
+// add makes node n and returns its ID (never −1: the callers' checks for
+// it remain from when the room was fixed).
 func (s *search) add(n snode) int32 {
 	if len(s.nodes) >= s.limit {
-		s.overflow = true
-		return -1
+		s.limit *= 2
 	}
 	s.nodes = append(s.nodes, n)
 	return int32(len(s.nodes) - 1)

@@ -73,10 +73,8 @@ func (sr *Searcher) BeginSliced(from, to mgl64.Vec2, q Query) error {
 // error of BeginSliced, or AppendPath.
 //
 // A step of the exact search that outgrows the Searcher's room for search
-// nodes (4096 at first) begins it again with twice the room, as
-// AppendPath does: its Expanded starts again from 0, and the room stays.
-// That happens only to a query that needs more search nodes than any
-// before it on the Searcher.
+// nodes (4096 at first) doubles it and goes on, as AppendPath does; its
+// Expanded only rises. The room stays for later queries.
 //
 // The error is always nil: a Mesh never changes, so a query cannot go
 // stale (hpa.Searcher.Step, whose graph can, has the same shape).
@@ -95,7 +93,7 @@ func (sr *Searcher) Step(n int) (Result, error) {
 	if sl.q.Corridor {
 		done = sr.c.cs.Step(n) != core.InProgress
 	} else {
-		done = sr.stepExact(n, sl.q)
+		done = sr.stepExact(n)
 	}
 	if !done {
 		expanded := sr.s.Expanded()
