@@ -1,9 +1,11 @@
 package navmesh
 
 import (
+	"cmp"
 	"math"
 	"slices"
 
+	"github.com/cairn-nav/cairn/navmesh/internal/geom"
 	"github.com/go-gl/mathgl/mgl64"
 )
 
@@ -19,12 +21,12 @@ func (m *Mesh) spatialOrder() {
 	if n < 2 {
 		return
 	}
-	lo, hi := m.verts[0], m.verts[0]
+	box := geom.Box{Min: m.verts[0], Max: m.verts[0]}
 	for _, v := range m.verts {
-		lo = mgl64.Vec2{math.Min(lo[0], v[0]), math.Min(lo[1], v[1])}
-		hi = mgl64.Vec2{math.Max(hi[0], v[0]), math.Max(hi[1], v[1])}
+		box = box.Grow(v)
 	}
-	span := math.Max(hi[0]-lo[0], hi[1]-lo[1])
+	lo := box.Min
+	span := math.Max(box.Max[0]-lo[0], box.Max[1]-lo[1])
 	if span <= 0 {
 		return
 	}
@@ -40,13 +42,7 @@ func (m *Mesh) spatialOrder() {
 		ks[id] = keyed{hilbert(x, y), int32(id)}
 	}
 	slices.SortFunc(ks, func(a, b keyed) int {
-		if a.key != b.key {
-			if a.key < b.key {
-				return -1
-			}
-			return 1
-		}
-		return int(a.id - b.id)
+		return cmp.Or(cmp.Compare(a.key, b.key), cmp.Compare(a.id, b.id))
 	})
 	newID := make([]PolyID, n)
 	for i, k := range ks {
@@ -87,10 +83,7 @@ func (m *Mesh) spatialOrder() {
 	verts := make([]mgl64.Vec2, len(m.verts))
 	reflex := make([]bool, len(m.reflex))
 	for v, nvx := range vnew {
-		verts[nvx] = m.verts[v]
-		if m.reflex != nil {
-			reflex[nvx] = m.reflex[v]
-		}
+		verts[nvx], reflex[nvx] = m.verts[v], m.reflex[v]
 	}
 	m.polys, m.ev, m.enb, m.verts, m.reflex = polys, ev, enb, verts, reflex
 }

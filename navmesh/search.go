@@ -81,8 +81,7 @@ type rootCost struct {
 
 func (s *search) NumNodes() int { return s.limit }
 
-// add makes node n and returns its ID (never −1: the callers' checks for
-// it remain from when the room was fixed).
+// add makes node n and returns its ID.
 func (s *search) add(n snode) int32 {
 	if len(s.nodes) >= s.limit {
 		s.limit *= 2
@@ -153,9 +152,8 @@ func (s *search) pivot(dst []core.Edge, n *snode) []core.Edge {
 		if ia, ib := m.edgeIDs(p, i); ia != n.root && ib != n.root {
 			continue
 		}
-		if id := s.add(snode{kind: kindPoint, root: n.root, poly: nb, edge: m.etwin[p.e0+i], g: n.g, h: n.h}); id >= 0 {
-			dst = append(dst, core.Edge{To: id, Cost: 0})
-		}
+		id := s.add(snode{kind: kindPoint, root: n.root, poly: nb, edge: m.etwin[p.e0+i], g: n.g, h: n.h})
+		dst = append(dst, core.Edge{To: id, Cost: 0})
 	}
 	return dst
 }
@@ -173,11 +171,7 @@ func (s *search) turn(dst []core.Edge, n snode, at mgl64.Vec2, g float64) []core
 		s.best[n.root] = rootCost{n.g, s.gen}
 	}
 	n.h = geom.Dist(s.goal, pv)
-	id := s.add(n)
-	if id < 0 {
-		return dst
-	}
-	return append(dst, core.Edge{To: id, Cost: step})
+	return append(dst, core.Edge{To: s.add(n), Cost: step})
 }
 
 // cone adds a node looking from root (at position at, cost g) through the
@@ -185,9 +179,6 @@ func (s *search) turn(dst []core.Edge, n snode, at mgl64.Vec2, g float64) []core
 func (s *search) cone(dst []core.Edge, root int32, at mgl64.Vec2, g float64, poly PolyID, edge int32, left, right mgl64.Vec2) []core.Edge {
 	id := s.add(snode{kind: kindCone, root: root, g: g, h: coneH(at, left, right, s.goal),
 		poly: poly, edge: edge, left: left, right: right})
-	if id < 0 {
-		return dst
-	}
 	return append(dst, core.Edge{To: id, Cost: 0})
 }
 
@@ -312,9 +303,8 @@ func (s *search) alongEdge(dst []core.Edge, n *snode, r mgl64.Vec2, ia, ib int32
 	a, b := m.verts[ia], m.verts[ib]
 	if ia == n.root || ib == n.root {
 		if sees(r, n.left, n.right, a) && sees(r, n.left, n.right, b) {
-			if id := s.add(snode{kind: kindPoint, root: n.root, poly: nb, edge: twin, g: n.g, h: n.h}); id >= 0 {
-				dst = append(dst, core.Edge{To: id, Cost: 0})
-			}
+			id := s.add(snode{kind: kindPoint, root: n.root, poly: nb, edge: twin, g: n.g, h: n.h})
+			dst = append(dst, core.Edge{To: id, Cost: 0})
 		}
 		return dst
 	}
