@@ -14,7 +14,7 @@ import (
 // them, so that polygons and vertices near one another in the plane lie
 // near one another in memory: a search reads the polygons round its path,
 // and on meshes larger than the caches its misses cost much of its time
-// (on the 4096² demo world's long queries the numbering took a fifth off
+// (on the 4096² demo world's long queries the numbering took a sixth off
 // the exact search's time and two fifths off the corridor search's). It runs before the twins and everything after them are found, on
 // polys, ev, enb, verts and reflex alone.
 func (m *Mesh) spatialOrder() {
