@@ -100,7 +100,7 @@ func (s *search) crosses(from PolyID, e int32) bool {
 		return false
 	}
 	mark := m.bridge[e]
-	if mark == bridgeNone {
+	if mark == bridgeNone || s.exhaust {
 		return true
 	}
 	lo, hi, down, ok := m.bridgeSide(from, e)

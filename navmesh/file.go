@@ -60,6 +60,23 @@ import (
 // A mesh whose polygons are all ground is written as version 1, as before
 // area types existed, and a mesh built from polygons always is.
 //
+// Versions 3 and 4 are versions 1 and 2 for a mesh with landmarks
+// ([Mesh.WithLandmarks]), of any source (3 only for polygons); they have
+// one more section, after the areas if any and before the checksum:
+//
+//	offset  size  field
+//	           4  K, the number of landmarks, uint32 (1 to MaxLandmarks)
+//	          4K  the landmarks: a vertex index each, uint32
+//	        4V·K  distances, float32, vertex by vertex, for each vertex
+//	              its K distances from the landmarks in their order: NaN
+//	              where it has none, else the length of the shortest
+//	              path (0 to 10¹⁵; 0 for a landmark from itself)
+//
+// Read checks the section's shape and ranges but cannot check the
+// distances without measuring them again: a file whose distances were
+// changed by hand (and its checksum made again) gives legal paths that
+// may be longer than the shortest.
+//
 // A mesh of source 2 (polygons) has no grid, so no walkable cells and no
 // corner flags:
 //
@@ -128,14 +145,17 @@ func (e *FormatError) Error() string {
 	return fmt.Sprintf("navmesh: %s (byte %d)", e.Msg, e.Offset)
 }
 
-// WriteTo writes m to w in Cairn's binary mesh format, version 1, and
+// WriteTo writes m to w in Cairn's binary mesh format (version 1, or 2 to 4
+// with area types or landmarks) and
 // returns the number of bytes written. For a mesh built by [FromGrid] that
 // is 48 + ⌈W·H/8⌉ + 16·V + ⌈V/8⌉ + 4·P + 8·E for a W×H grid and V
 // vertices, P polygons and E polygon edges; the file records which cells
 // the mesh covers and their [Fingerprint], so that [ReadFor] can refuse it
 // for another map or agent radius, but not the grid itself. For a mesh
 // built by [FromPolygons] it is 48 + 16·V + 4·P + 8·E: the vertices,
-// polygons and neighbours, from which [Read] rebuilds the rest.
+// polygons and neighbours, from which [Read] rebuilds the rest. A mesh of
+// a grid with area types adds P bytes, and one with K landmarks 4 + 4·K +
+// 4·V·K, their distances to every vertex, which Read gives back.
 //
 // Meshes built otherwise cannot be written; for them WriteTo returns an
 // error and writes nothing. It costs one pass over the mesh, allocates a
@@ -156,11 +176,7 @@ func (m *Mesh) WriteTo(w io.Writer) (int64, error) {
 // size and fingerprint, zero for a mesh built from polygons, and the counts.
 func (m *Mesh) writeHeader(e *binfile.Writer, source uint32, w, h uint32, fp uint64) {
 	e.Bytes([]byte(fileMagic))
-	if m.area != nil {
-		e.U32(fileAreas)
-	} else {
-		e.U32(fileVersion)
-	}
+	e.U32(fileVersionOf(m.area != nil, m.lm != nil))
 	e.U32(source)
 	e.U32(w)
 	e.U32(h)
@@ -190,6 +206,7 @@ func (m *Mesh) writePolys(e *binfile.Writer) {
 	for _, a := range m.area {
 		e.Byte(a)
 	}
+	m.writeLandmarks(e)
 }
 
 // Read reads a mesh that [Mesh.WriteTo] wrote, for any map, and returns it
@@ -312,10 +329,16 @@ type meshFile struct {
 	sizes   []int32
 	ev      []int32
 	enb     []PolyID
-	areas   bool    // version 2: the file has an areas section
+	areas   bool    // versions 2 and 4: the file has an areas section
 	area    []uint8 // its content
+	// Versions 3 and 4: the file has a landmarks section (lms), with lmK
+	// landmarks at vertices lmAt32 and their distances lmD.
+	lms    bool
+	lmK    int
+	lmAt32 []int32
+	lmD    []float32
 
-	cellsAt, vertAt, cornerAt, sizeAt, edgeAt, areaAt int64
+	cellsAt, vertAt, cornerAt, sizeAt, edgeAt, areaAt, lmAt int64
 }
 
 // readMesh reads the header of a mesh file and the rest by its source; with
@@ -328,11 +351,12 @@ func readMesh(r io.Reader, g *grid.Grid, bound *binding) (*Mesh, error) {
 	}
 	le := binary.LittleEndian
 	version := le.Uint32(hdr[8:])
-	if version != fileVersion && version != fileAreas {
-		return nil, &FormatError{8, fmt.Sprintf("unknown version %d, want %d or %d", version, fileVersion, fileAreas)}
+	areas, _, ok := versionParts(version)
+	if !ok {
+		return nil, &FormatError{8, fmt.Sprintf("unknown version %d, want %d to %d", version, fileVersion, fileAreasLandmarks)}
 	}
 	switch s := le.Uint32(hdr[12:]); {
-	case s == sourcePolygons && version == fileAreas:
+	case s == sourcePolygons && areas:
 		return nil, &FormatError{8, fmt.Sprintf("version %d (area types) of a mesh built from polygons, which has none", version)}
 	case s == sourcePolygons && g != nil && le.Uint32(hdr[16:]) != 0:
 		return nil, &FormatError{24, "mesh was built for another map or agent radius"}
@@ -379,6 +403,10 @@ func (f *meshFile) readSections(d *binfile.Reader, nbytes, n, p, e int) error {
 	if err == nil && f.areas {
 		f.area = make([]uint8, 0, min(p, 1<<16))
 		err = d.Records(p, 1, "areas", func(b []byte) { f.area = append(f.area, b[0]) })
+	}
+	if err == nil && f.lms {
+		f.lmAt = d.Offset()
+		err = f.readLandmarks(d, n)
 	}
 	if err == nil {
 		err = readSum(d)

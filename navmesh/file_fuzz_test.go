@@ -67,6 +67,9 @@ func FuzzRead(f *testing.F) {
 	af = parseFile(f, withAreas)
 	af.version = 1
 	f.Add(af.bytes(), true)
+	for _, b := range landmarkFiles(f) {
+		f.Add(b, true)
+	}
 	poly := smallPolyFile(f)
 	f.Add(poly, false)
 	pf := parsePolyFile(f, poly)

@@ -120,7 +120,8 @@ func readGridFile(d *binfile.Reader, hdr []byte, g *grid.Grid) (*Mesh, error) {
 	if w32 == 0 || h32 == 0 || uint64(w32)*uint64(h32) > grid.MaxCells || (uint64(w32)+1)*(uint64(h32)+1) > math.MaxInt32 {
 		return nil, &FormatError{16, fmt.Sprintf("grid of %d×%d cells, want a positive size of at most %d cells", w32, h32, grid.MaxCells)}
 	}
-	f := meshFile{kind: rectMesh, w: int(w32), h: int(h32), fp: le.Uint64(hdr[24:]), areas: le.Uint32(hdr[8:]) == fileAreas}
+	f := meshFile{kind: rectMesh, w: int(w32), h: int(h32), fp: le.Uint64(hdr[24:])}
+	f.areas, f.lms, _ = versionParts(le.Uint32(hdr[8:]))
 	if le.Uint32(hdr[12:]) == sourceConvex {
 		f.kind = convexGridMesh
 	}
@@ -211,7 +212,10 @@ func (f *meshFile) mesh(g *grid.Grid) (*Mesh, error) {
 	if err != nil {
 		return nil, err
 	}
-	return m, f.checkAreas(m, g)
+	if err := f.checkAreas(m, g); err != nil {
+		return nil, err
+	}
+	return m, f.checkLandmarks(m)
 }
 
 // checkAreas checks the polygons' area types and gives them to m: none is

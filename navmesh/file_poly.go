@@ -53,6 +53,7 @@ func readPolyFile(d *binfile.Reader, hdr []byte, want *binding) (*Mesh, error) {
 	}
 	n, p, e := int(nv), int(np), int(ne)
 	f := meshFile{kind: polygonMesh, vertAt: fileHeaderSize}
+	_, f.lms, _ = versionParts(le.Uint32(hdr[8:]))
 	f.sizeAt = f.vertAt + vertexSize*int64(n)
 	f.edgeAt = f.sizeAt + polySizeSize*int64(p)
 	if err := f.readSections(d, 0, n, p, e); err != nil {
@@ -63,7 +64,7 @@ func readPolyFile(d *binfile.Reader, hdr []byte, want *binding) (*Mesh, error) {
 		return nil, err
 	}
 	m.bound = bound
-	return m, nil
+	return m, f.checkLandmarks(m)
 }
 
 // polyMesh checks what was read of a mesh built from polygons and

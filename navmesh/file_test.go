@@ -403,7 +403,7 @@ func TestFileCorrupt(t *testing.T) {
 		msg    string
 	}{
 		{"magic", func(t *testing.T, f *meshFile) []byte { f.magic = "CAIRNHPA"; return nil }, 0, "not a mesh file"},
-		{"version", func(t *testing.T, f *meshFile) []byte { f.version = 3; return nil }, 8, "unknown version 3"},
+		{"version", func(t *testing.T, f *meshFile) []byte { f.version = 5; return nil }, 8, "unknown version 5"},
 		{"source", func(t *testing.T, f *meshFile) []byte { f.source = 0; return nil }, 12, "unknown source 0"},
 		{"zero width", func(t *testing.T, f *meshFile) []byte { f.w = 0; return nil }, 16, "grid of 0×2 cells"},
 		{"huge grid", func(t *testing.T, f *meshFile) []byte { f.w, f.h = 1<<20, 1<<20; return nil }, 16, "grid of 1048576×1048576 cells"},

@@ -176,6 +176,10 @@ type Mesh struct {
 	// mesh, so that Recycle may give them to an Update: those of a tiled
 	// mesh of convex polygons that FromGrid stitched or Update spliced.
 	own bool
+
+	// lm, when not nil, holds the landmarks of the exact search's
+	// heuristic (landmarks.go).
+	lm *landmarks
 }
 
 // meshKind says how a mesh was built, which decides how it is written and

@@ -202,6 +202,7 @@ func (sr *Searcher) settle(dst []mgl64.Vec2, from, to mgl64.Vec2, q Query) (out 
 // settle has located.
 func (sr *Searcher) beginExact(from, to mgl64.Vec2, q Query) {
 	sr.g.begin(from, to)
+	sr.g.beginBounds()
 	sr.s.Begin(0, 1, &sr.h, core.Query{MaxExpansions: max(q.MaxExpansions, 0)})
 }
 

@@ -51,6 +51,15 @@ type search struct {
 	// cache line).
 	best []rootCost
 	gen  uint32
+	// exhaust crosses every bridge: a search with no goal (landmarks.go).
+	exhaust bool
+	obs     []float64 // of an exhaustive search: the least length seen to each vertex
+	// The landmarks' bounds (landmarks.go): nil without; per landmark, a
+	// lower and an upper bound on its distance to the goal; and the lower
+	// bound on the distance from the start to the goal that they give.
+	lm         *landmarks
+	glo, ghi   []float64
+	startBound float64
 }
 
 // Tolerances. sinEps is the sine of the angle below which three points count
@@ -73,10 +82,13 @@ func (s *search) begin(from, to mgl64.Vec2) {
 		snode{kind: kindGoal, root: -1})
 }
 
-// rootCost is a vertex's least cost as a root, in the search of number gen.
+// rootCost is a vertex's least cost as a root, in the search of number gen,
+// and the landmarks' lower bound on its distance to the goal (0 without
+// landmarks).
 type rootCost struct {
 	g   float64
 	gen uint32
+	a   float32
 }
 
 func (s *search) NumNodes() int { return s.limit }
@@ -111,6 +123,9 @@ func (s *search) AppendEdges(dst []core.Edge, id int32) []core.Edge {
 	}
 	base := len(dst)
 	for {
+		if s.exhaust {
+			s.observe(&n)
+		}
 		switch n.kind {
 		case kindStart:
 			return s.expandPoint(dst, s.start, -1, 0, s.sps)
@@ -165,19 +180,26 @@ func (s *search) turn(dst []core.Edge, n snode, at mgl64.Vec2, g float64) []core
 	pv := s.m.verts[n.root]
 	step := geom.Dist(pv, at)
 	n.g = g + step
-	if b := s.bestAt(n.root); n.g > b*(1+costEps) {
+	rc := &s.best[n.root]
+	if rc.gen != s.gen {
+		*rc = rootCost{n.g, s.gen, s.rootBound(n.root)}
+	} else if n.g > rc.g*(1+costEps) {
 		return dst
-	} else if n.g < b {
-		s.best[n.root] = rootCost{n.g, s.gen}
+	} else if n.g < rc.g {
+		rc.g = n.g
 	}
-	n.h = geom.Dist(s.goal, pv)
+	n.h = max(geom.Dist(s.goal, pv), float64(rc.a))
 	return append(dst, core.Edge{To: s.add(n), Cost: step})
 }
 
 // cone adds a node looking from root (at position at, cost g) through the
 // interval [left, right] of edge edge of polygon poly.
 func (s *search) cone(dst []core.Edge, root int32, at mgl64.Vec2, g float64, poly PolyID, edge int32, left, right mgl64.Vec2) []core.Edge {
-	id := s.add(snode{kind: kindCone, root: root, g: g, h: coneH(at, left, right, s.goal),
+	a := s.startBound
+	if root >= 0 {
+		a = float64(s.best[root].a)
+	}
+	id := s.add(snode{kind: kindCone, root: root, g: g, h: max(coneH(at, left, right, s.goal), a),
 		poly: poly, edge: edge, left: left, right: right})
 	return append(dst, core.Edge{To: id, Cost: 0})
 }

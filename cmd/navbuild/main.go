@@ -53,6 +53,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 type flags struct {
 	mapPath, geoPath, out, png string
 	opt                        navmesh.Options
+	landmarks                  int
 	maps                       *mapflag.Flags
 }
 
@@ -69,6 +70,8 @@ func newFlagSet(f *flags) *flag.FlagSet {
 	fs.BoolVar(&f.opt.Rectangles, "rectangles", false, "with -map, keep the rectangles of cells instead of merging them into convex polygons")
 	fs.IntVar(&f.opt.TileSize, "tile", 0, "with -map and a point agent, build the mesh in square tiles of `T` cells, which a game that reads it\n"+
 		"with navmesh.ReadFor(…, Options{TileSize: T}) can update tile by tile after an edit (Mesh.Update); 0: no tiles")
+	fs.IntVar(&f.landmarks, "landmarks", 0, "measure `K` landmarks (0 to 32) for the exact search's estimate and keep them in the file: fewer\n"+
+		"expansions on long queries of big maps, at the cost of K searches over the whole mesh and 4·K bytes a vertex (navmesh.Mesh.WithLandmarks)")
 	fs.StringVar(&f.png, "png", "", "with -map, also draw the map and the mesh's polygons to PNG `file`")
 	return fs
 }
@@ -109,6 +112,8 @@ func build(args []string, stdout io.Writer) error {
 		return cli.Usagef("-cell %v, want a finite value ≥ 0", f.opt.CellSize)
 	case f.geoPath != "" && (f.png != "" || f.opt.Rectangles || f.opt.TileSize != 0):
 		return cli.Usagef("-png, -rectangles and -tile go with -map")
+	case f.landmarks < 0 || f.landmarks > navmesh.MaxLandmarks:
+		return cli.Usagef("-landmarks %d, want 0 to %d", f.landmarks, navmesh.MaxLandmarks)
 	case f.opt.TileSize < 0:
 		return cli.Usagef("-tile %d, want 0 or more", f.opt.TileSize)
 	case f.opt.TileSize > 0 && f.opt.Radius != 0 && !f.opt.Rectangles:
@@ -157,6 +162,15 @@ func build(args []string, stdout io.Writer) error {
 		}
 	}
 	elapsed := time.Since(t0)
+	var lmTime time.Duration
+	if f.landmarks > 0 {
+		t1 := time.Now()
+		var err error
+		if m, err = m.WithLandmarks(f.landmarks); err != nil {
+			return err
+		}
+		lmTime = time.Since(t1)
+	}
 	n, err := atomicfile.Write(f.out, func(w io.Writer) error { _, err := m.WriteTo(w); return err })
 	if err != nil {
 		return err
@@ -167,6 +181,9 @@ func build(args []string, stdout io.Writer) error {
 	fmt.Fprintf(stdout, "portals       %d\n", m.NumPortals())
 	fmt.Fprintf(stdout, "vertices      %d\n", m.NumVertices())
 	fmt.Fprintf(stdout, "build time    %s\n", elapsed.Round(time.Microsecond))
+	if f.landmarks > 0 {
+		fmt.Fprintf(stdout, "landmarks     %d (%s)\n", m.Landmarks(), lmTime.Round(time.Millisecond))
+	}
 	fmt.Fprintf(stdout, "file size     %d bytes\n", n)
 	if f.png != "" {
 		c := picture.New(g)

@@ -1,0 +1,332 @@
+package navmesh
+
+import (
+	"container/heap"
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/cairn-nav/cairn/core"
+	"github.com/cairn-nav/cairn/internal/parallel"
+	"github.com/cairn-nav/cairn/navmesh/internal/geom"
+	"github.com/go-gl/mathgl/mgl64"
+)
+
+// MaxLandmarks is the most landmarks [Mesh.WithLandmarks] measures.
+const MaxLandmarks = 32
+
+// landmarks holds, for a few vertices of a mesh (the landmarks), the length
+// of the shortest path from each to every vertex, for the bound of ALT
+// (Goldberg and Harrelson's A* with landmarks and the triangle
+// inequality): the distance from a root r to the goal t is at least
+// d(L, t) − d(L, r), and at least d(L, r) − d(L, t), for every landmark L.
+type landmarks struct {
+	k  int
+	at []int32   // the landmarks' vertices
+	d  []float32 // d[v·k + i]: vertex v's distance from landmark i; NaN where it has none
+}
+
+// WithLandmarks returns a mesh that answers every query as m does, with
+// the same polygons, vertices and paths, whose exact search is guided by k
+// landmarks: wall corners of the mesh's largest component, spread round
+// its bounding box, whose distances to every vertex it measures once. A
+// node's estimate is then the larger of the straight line's and the
+// triangle inequality's bound through each landmark (ALT, Goldberg and
+// Harrelson), which sees the detours round rivers and walls that the
+// straight line does not, so a long search expands fewer nodes; paths and
+// lengths are the same. The corridor search does not use them.
+//
+// On the 4096² demo world (1.8 M vertices) 8 landmarks cost some 80 s on
+// two cores and 4·k bytes a vertex (58 MB), and halve the exact search's
+// expansions on long queries (the README has the figures); on small maps
+// they seldom pay. Measuring a landmark is one search from it to every
+// vertex, which takes O(M log M) for the M nodes it makes, in memory for
+// its open list only; the landmarks are measured in parallel on
+// runtime.GOMAXPROCS goroutines. [Mesh.WriteTo] keeps them, and [Read]
+// reads them back.
+//
+// k = 0 gives a mesh without landmarks; k must not exceed MaxLandmarks. A
+// mesh with no corner in its largest component gets none. The meshes share
+// their arrays: the returned mesh takes over m's part in [Mesh.Recycle]
+// (recycling m afterwards only empties it), and must not be used once it,
+// or m, has been recycled. [Mesh.Update] gives a mesh without landmarks,
+// as an edit changes distances: measure them again for the new mesh when
+// its queries should have them. It is safe for concurrent use with queries
+// on m, but not with a Recycle of m.
+func (m *Mesh) WithLandmarks(k int) (*Mesh, error) {
+	if k < 0 || k > MaxLandmarks {
+		return nil, fmt.Errorf("navmesh: %d landmarks, want 0 to %d", k, MaxLandmarks)
+	}
+	if m.loc == nil {
+		return nil, errors.New("navmesh: landmarks of the zero Mesh")
+	}
+	n := new(Mesh)
+	*n = *m
+	m.own = false
+	n.lm = nil
+	if k > 0 {
+		n.lm = m.measureLandmarks(k)
+	}
+	return n, nil
+}
+
+// Landmarks returns the number of landmarks of m's exact search (see
+// [Mesh.WithLandmarks]).
+func (m *Mesh) Landmarks() int {
+	if m.lm == nil {
+		return 0
+	}
+	return m.lm.k
+}
+
+// distSlack widens a distance read from float32 into bounds that hold:
+// float32 rounds to within 2⁻²⁴ of the value.
+const distSlack = 2e-7
+
+// rootBound returns the landmarks' lower bound on the distance from vertex
+// v to the goal; 0 without landmarks or where they know nothing.
+func (s *search) rootBound(v int32) float32 {
+	lm := s.lm
+	if lm == nil {
+		return 0
+	}
+	b := 0.0
+	for i, d := range lm.d[int(v)*lm.k : int(v)*lm.k+lm.k] {
+		x := float64(d)
+		if t := s.glo[i] - x*(1+distSlack); t > b {
+			b = t
+		}
+		if t := x*(1-distSlack) - s.ghi[i]; t > b {
+			b = t
+		}
+	}
+	// Round down to float32, less a little, so the stored bound stays one.
+	return float32(b * (1 - distSlack))
+}
+
+// pointBounds returns, for a point p in polygons ps, lower and upper bounds
+// on its distance from landmark i: through each corner c of the polygons
+// whose distance is known, which p sees, d(L, p) ≤ d(L, c) + |cp| and
+// d(L, p) ≥ d(L, c) − |cp|. With no such corner they are −Inf and +Inf.
+func (lm *landmarks) pointBounds(m *Mesh, p mgl64.Vec2, ps []PolyID, i int) (lo, hi float64) {
+	lo, hi = math.Inf(-1), math.Inf(1)
+	for _, id := range ps {
+		pl := m.polys[id]
+		for j := range pl.ne {
+			v := m.ev[pl.e0+j]
+			x := float64(lm.d[int(v)*lm.k+i])
+			if math.IsNaN(x) {
+				continue
+			}
+			r := geom.Dist(m.verts[v], p)
+			lo = max(lo, x*(1-distSlack)-r)
+			hi = min(hi, x*(1+distSlack)+r)
+		}
+	}
+	return lo, hi
+}
+
+// beginBounds sets the goal's bounds and the start's bound of a query
+// whose ends settle has located.
+func (s *search) beginBounds() {
+	lm := s.m.lm
+	s.lm, s.startBound = lm, 0
+	if lm == nil || s.exhaust {
+		s.lm = nil
+		return
+	}
+	s.glo, s.ghi = s.glo[:0], s.ghi[:0]
+	for i := range lm.k {
+		lo, hi := lm.pointBounds(s.m, s.goal, s.gps, i)
+		s.glo, s.ghi = append(s.glo, lo), append(s.ghi, hi)
+		slo, shi := lm.pointBounds(s.m, s.start, s.sps, i)
+		s.startBound = max(s.startBound, lo-shi, slo-hi)
+	}
+}
+
+// zeroEstimate is the heuristic of a search with no goal: Dijkstra's.
+type zeroEstimate struct{}
+
+func (zeroEstimate) Estimate(int32) float64 { return 0 }
+
+// distancesFrom runs the exact search from vertex v with no goal, crossing
+// every bridge, until it has nothing left, and returns the length of the
+// shortest path from v to each vertex (+Inf for those it cannot reach)
+// and the expansions. Each is the least, over the nodes expanded, of the
+// length to a node's root plus the straight line from the root to a
+// vertex of the node's polygon that it sees (observe): the last leg of a
+// shortest path to a vertex is such a line. The search runs its own loop
+// over a heap of nodes, by their root's cost, and forgets each node once
+// expanded, so its memory is its open list, not every node it made.
+func (m *Mesh) distancesFrom(v int32) ([]float64, int) {
+	g := &search{m: m, limit: math.MaxInt32, best: make([]rootCost, len(m.verts)), exhaust: true}
+	g.fl.reset(nil)
+	p := m.verts[v]
+	g.sps = m.appendAround(nil, p)
+	g.begin(p, p)
+	g.obs = make([]float64, len(m.verts))
+	for u := range g.obs {
+		g.obs[u] = math.Inf(1)
+	}
+	g.obs[v] = 0
+	open := &nodeHeap{g.nodes[0]}
+	var dst []core.Edge
+	exp := 0
+	for open.Len() > 0 {
+		g.nodes = append(g.nodes[:2], heap.Pop(open).(snode))
+		dst = g.AppendEdges(dst[:0], 2)
+		exp++
+		for _, e := range dst {
+			if e.To > 2 {
+				heap.Push(open, g.nodes[e.To])
+			}
+		}
+	}
+	return g.obs, exp
+}
+
+// nodeHeap is a heap of search nodes by their root's cost.
+type nodeHeap []snode
+
+func (h nodeHeap) Len() int           { return len(h) }
+func (h nodeHeap) Less(i, j int) bool { return h[i].g < h[j].g }
+func (h nodeHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *nodeHeap) Push(x any)        { *h = append(*h, x.(snode)) }
+func (h *nodeHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+// observe records, in a search with no goal, the paths that node n gives
+// to the vertices of its polygon (of the start's polygons for the start)
+// that its root sees: of length g + |rv| to vertex v.
+func (s *search) observe(n *snode) {
+	m := s.m
+	r := s.start
+	if n.root >= 0 {
+		r = m.verts[n.root]
+		s.obs[n.root] = min(s.obs[n.root], n.g)
+	}
+	polys := s.sps
+	if n.kind != kindStart {
+		polys = []PolyID{n.poly}
+	}
+	all := n.kind == kindStart || n.kind == kindPoint
+	for _, id := range polys {
+		pl := m.polys[id]
+		for j := range pl.ne {
+			v := m.ev[pl.e0+j]
+			q := m.verts[v]
+			if all || sees(r, n.left, n.right, q) {
+				s.obs[v] = min(s.obs[v], n.g+geom.Dist(q, r))
+			}
+		}
+	}
+}
+
+// measureLandmarks chooses k landmarks and measures their distances: the
+// corners of the largest component nearest k points spread round the
+// mesh's bounding box.
+func (m *Mesh) measureLandmarks(k int) *landmarks {
+	lm := &landmarks{k: k, d: make([]float32, len(m.verts)*k)}
+	for i := range lm.d {
+		lm.d[i] = float32(math.NaN())
+	}
+	// The largest component, by polygons (a tiled mesh's comp numbers
+	// groups, not components, so label them here).
+	label := make([]int32, len(m.polys))
+	for i := range label {
+		label[i] = -1
+	}
+	big, nbig := int32(-1), 0
+	var stack []PolyID
+	for id := range m.polys {
+		if label[id] >= 0 {
+			continue
+		}
+		c, size := int32(id), 0
+		label[id] = c
+		stack = append(stack[:0], PolyID(id))
+		for len(stack) > 0 {
+			p := m.polys[stack[len(stack)-1]]
+			stack = stack[:len(stack)-1]
+			size++
+			for _, nb := range m.enb[p.e0 : p.e0+p.ne] {
+				if nb >= 0 && label[nb] < 0 {
+					label[nb] = c
+					stack = append(stack, nb)
+				}
+			}
+		}
+		if size > nbig {
+			big, nbig = c, size
+		}
+	}
+	in := make([]bool, len(m.verts))
+	lo, hi := mgl64.Vec2{math.Inf(1), math.Inf(1)}, mgl64.Vec2{math.Inf(-1), math.Inf(-1)}
+	for id, p := range m.polys {
+		if label[id] != big {
+			continue
+		}
+		for j := range p.ne {
+			v := m.ev[p.e0+j]
+			in[v] = m.reflex[v]
+			q := m.verts[v]
+			lo = mgl64.Vec2{min(lo[0], q[0]), min(lo[1], q[1])}
+			hi = mgl64.Vec2{max(hi[0], q[0]), max(hi[1], q[1])}
+		}
+	}
+	c, r := lo.Add(hi).Mul(0.5), hi.Sub(lo).Mul(0.5)
+	for i := range k {
+		a := 2 * math.Pi * (float64(i)/float64(k) + 0.125)
+		t := c.Add(mgl64.Vec2{r[0] * math.Cos(a) * 1.5, r[1] * math.Sin(a) * 1.5})
+		best, bd := int32(-1), math.Inf(1)
+		for v, q := range m.verts {
+			if d := geom.Dist(q, t); in[v] && d < bd {
+				best, bd = int32(v), d
+			}
+		}
+		lm.at = append(lm.at, best)
+	}
+	if len(lm.at) == 0 || lm.at[0] < 0 {
+		return nil
+	}
+	pinched := m.pinched()
+	parallel.ForEach(k, func() struct{} { return struct{}{} }, func(_ struct{}, i int32) {
+		d, _ := m.distancesFrom(lm.at[i])
+		for v, x := range d {
+			if !math.IsInf(x, 1) && !pinched[v] {
+				lm.d[v*k+int(i)] = float32(x)
+			}
+		}
+	})
+	return lm
+}
+
+// pinched reports, per vertex, whether the polygons round it make two
+// wedges or more, apart but for the vertex: a grid corner between two
+// diagonally opposite blocked cells, which no path may pass through. Its
+// distance from a landmark depends on the wedge it is seen from, so the
+// landmarks keep none for it. A vertex with w wedges has w more polygon
+// corners than portals ending at it (none more when the polygons go all
+// the way round).
+func (m *Mesh) pinched() []bool {
+	excess := make([]int32, len(m.verts)) // corners, less half the portal ends
+	for _, p := range m.polys {
+		for i := range p.ne {
+			a, b := m.edgeIDs(p, i)
+			excess[a] += 2
+			if m.enb[p.e0+i] >= 0 {
+				excess[a]--
+				excess[b]--
+			}
+		}
+	}
+	out := make([]bool, len(m.verts))
+	for v, e := range excess {
+		out[v] = e >= 4
+	}
+	return out
+}

@@ -1,0 +1,309 @@
+package navmesh_test
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"image"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/cairn-nav/cairn/core"
+	"github.com/cairn-nav/cairn/grid"
+	"github.com/cairn-nav/cairn/internal/testmap"
+	"github.com/cairn-nav/cairn/navmesh"
+	"github.com/go-gl/mathgl/mgl64"
+)
+
+// landmarkGrids returns small maps of every kind the oracle tests use.
+func landmarkGrids(n int) []*grid.Grid {
+	var gs []*grid.Grid
+	for seed := int64(1); seed <= int64(n); seed++ {
+		switch seed % 3 {
+		case 0:
+			gs = append(gs, blocky(seed, 20+int(seed%7), 14+int(seed%5), 10+int(seed%20)))
+		case 1:
+			gs = append(gs, testmap.Random(seed, 18+int(seed%9), 12+int(seed%7), 0.05+0.05*float64(seed%7), grid.Options{}))
+		default:
+			gs = append(gs, testmap.Maze(seed, 5+int(seed%3), 4+int(seed%2), 1+int(seed%4), int(seed%5)))
+		}
+	}
+	return gs
+}
+
+// TestLandmarkDistances checks every distance that WithLandmarks measures,
+// on untiled and tiled meshes, against the visibility-graph oracle: the
+// length of the shortest path from the landmark to each vertex, NaN for
+// the vertices it cannot reach and for the corners between two diagonal
+// walls, whose distance depends on the side a path comes from.
+func TestLandmarkDistances(t *testing.T) {
+	for i, g := range landmarkGrids(12) {
+		o := newAnyAngle(g)
+		for _, tile := range []int{0, 5} {
+			m, err := navmesh.FromGrid(g, navmesh.Options{TileSize: tile})
+			if err != nil {
+				t.Fatal(err)
+			}
+			lm, err := m.WithLandmarks(3)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if lm.Landmarks() != 3 {
+				t.Fatalf("map %d: %d landmarks, want 3", i, lm.Landmarks())
+			}
+			at, verts, d := navmesh.LandmarkDistances(lm)
+			for l, p := range at {
+				for v, q := range verts {
+					want, got := o.dist(p, q), d[l][v]
+					where := fmt.Sprintf("map %d tile %d: landmark %d at %v to vertex %v", i, tile, l, p, q)
+					switch {
+					case pinch(g, q):
+						if !math.IsNaN(got) {
+							t.Fatalf("%s: %v at a corner between two diagonal walls, want NaN", where, got)
+						}
+					case math.IsInf(want, 1) && !math.IsNaN(got):
+						t.Fatalf("%s: %v, but the oracle finds no path", where, got)
+					case !math.IsInf(want, 1) && !(math.Abs(got-want) <= 1e-6*max(1, want)):
+						t.Fatalf("%s: %v, oracle %v", where, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// pinch reports whether grid corner q lies between two diagonally
+// opposite blocked cells (the map's outside counts as blocked) and two
+// free ones.
+func pinch(g *grid.Grid, q mgl64.Vec2) bool {
+	x, y := int(q[0]), int(q[1])
+	wall := func(dx, dy int) bool { return !g.Passable(image.Pt(x+dx, y+dy)) }
+	tl, tr, bl, br := wall(-1, -1), wall(0, -1), wall(-1, 0), wall(0, 0)
+	return tl && br && !tr && !bl || tr && bl && !tl && !br
+}
+
+// TestLandmarkQueries checks that landmarks change no length: queries on
+// meshes with and without them, against the oracle, and that they expand
+// fewer nodes in all than without.
+func TestLandmarkQueries(t *testing.T) {
+	var with, without int
+	for i, g := range landmarkGrids(18) {
+		o := newAnyAngle(g)
+		m := mustMesh(t, g)
+		lm, err := m.WithLandmarks(4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		plain, guided := navmesh.NewSearcher(m), navmesh.NewSearcher(lm)
+		r := testmap.NewRand(int64(i))
+		for _, pr := range testmap.RandomPairs(r, g, 40) {
+			from, to := tilePoint(r, pr[0], 1), tilePoint(r, pr[1], 1)
+			where := fmt.Sprintf("map %d %v→%v", i, from, to)
+			_, a, err := plain.AppendPath(nil, from, to, navmesh.Query{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			path, b, err := guided.AppendPath(nil, from, to, navmesh.Query{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a.Status != b.Status {
+				t.Fatalf("%s: %v with landmarks, %v without", where, b.Status, a.Status)
+			}
+			if b.Status != core.Found {
+				continue
+			}
+			length, err := checkPath(g, path, from, to)
+			if err != nil {
+				t.Fatalf("%s: %v", where, err)
+			}
+			if best := o.dist(from, to); math.Abs(length-best) > 1e-9*max(1, best) {
+				t.Fatalf("%s: length %v with landmarks, any-angle optimum %v (%v without)", where, length, best, a.Length)
+			}
+			with += b.Expanded
+			without += a.Expanded
+		}
+	}
+	t.Logf("expanded %d with landmarks, %d without", with, without)
+	if with >= without {
+		t.Errorf("expanded %d with landmarks, %d without: they guided nothing", with, without)
+	}
+}
+
+// TestLandmarksFile checks that a mesh file keeps landmarks: read back, the
+// mesh is the one written, of any source and with area types; and that
+// Update gives a mesh without them.
+func TestLandmarksFile(t *testing.T) {
+	g := testmap.Random(3, 30, 20, 0.2, grid.Options{})
+	ga := testmap.RandomAreas(4, 30, 20, 0.15)
+	for _, c := range []struct {
+		name string
+		g    *grid.Grid
+		opt  navmesh.Options
+	}{
+		{"convex", g, navmesh.Options{}},
+		{"rectangles", g, navmesh.Options{Rectangles: true}},
+		{"areas", ga, navmesh.Options{}},
+		{"radius", g, navmesh.Options{Radius: 0.3}},
+	} {
+		m, err := navmesh.FromGrid(c.g, c.opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lm, err := m.WithLandmarks(2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var plain, buf bytes.Buffer
+		if _, err := m.WriteTo(&plain); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := lm.WriteTo(&buf); err != nil {
+			t.Fatal(err)
+		}
+		if want := plain.Len() + 4 + 4*2 + 4*2*m.NumVertices(); buf.Len() != want {
+			t.Errorf("%s: %d bytes with landmarks, want %d", c.name, buf.Len(), want)
+		}
+		back, err := navmesh.Read(&buf)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if back.Landmarks() != 2 {
+			t.Fatalf("%s: read back with %d landmarks, want 2", c.name, back.Landmarks())
+		}
+		sameMesh(t, lm, back, c.g, 1)
+		at, _, d := navmesh.LandmarkDistances(lm)
+		atb, _, db := navmesh.LandmarkDistances(back)
+		if !slices.Equal(at, atb) {
+			t.Errorf("%s: landmarks %v read back as %v", c.name, at, atb)
+		}
+		for l := range d {
+			for v := range d[l] {
+				if math.Float64bits(d[l][v]) != math.Float64bits(db[l][v]) {
+					t.Fatalf("%s: landmark %d, vertex %d: %v read back as %v", c.name, l, v, d[l][v], db[l][v])
+				}
+			}
+		}
+	}
+	m := tiledMesh(t, g, 8)
+	lm, err := m.WithLandmarks(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.SetCells(image.Rect(3, 3, 4, 4), false)
+	next, err := lm.Update(g, image.Rect(3, 3, 4, 4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if next != lm && next.Landmarks() != 0 {
+		t.Errorf("an update kept %d landmarks", next.Landmarks())
+	}
+	if _, err := m.WithLandmarks(navmesh.MaxLandmarks + 1); err == nil {
+		t.Error("WithLandmarks(MaxLandmarks+1) did not fail")
+	}
+}
+
+// TestLandmarkAllocs checks that a warm query with landmarks allocates
+// nothing.
+func TestLandmarkAllocs(t *testing.T) {
+	g := landmarkGrids(3)[2]
+	m, err := mustMesh(t, g).WithLandmarks(4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := navmesh.NewSearcher(m)
+	r := testmap.NewRand(5)
+	pairs := testmap.RandomPairs(r, g, 20)
+	var path []mgl64.Vec2
+	run := func() {
+		for _, p := range pairs {
+			path, _, _ = s.AppendPath(path[:0], centre(p[0]), centre(p[1]), navmesh.Query{})
+		}
+	}
+	run()
+	if a := testing.AllocsPerRun(10, run); a != 0 {
+		t.Errorf("%v allocations a round of warm queries", a)
+	}
+}
+
+// landmarkFile returns the file of a small mesh with 2 landmarks, the
+// offset of its landmarks section, and its vertices.
+func landmarkFile(tb testing.TB) ([]byte, int, int) {
+	tb.Helper()
+	g := blocky(3, 8, 6, 6)
+	m, err := mustMesh(tb, g).WithLandmarks(2)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if _, err := m.WriteTo(&buf); err != nil {
+		tb.Fatal(err)
+	}
+	b := buf.Bytes()
+	return b, len(b) - 4 - (4 + 8 + 8*m.NumVertices()), m.NumVertices()
+}
+
+// landmarkFiles returns the file of landmarkFile and damaged copies of
+// it, for the fuzzer, checksums not yet fixed.
+func landmarkFiles(tb testing.TB) [][]byte {
+	b, at, _ := landmarkFile(tb)
+	out := [][]byte{b}
+	for _, edit := range []func(c []byte){
+		func(c []byte) { binary.LittleEndian.PutUint32(c[at:], 0) },
+		func(c []byte) { binary.LittleEndian.PutUint32(c[at:], 3) },
+		func(c []byte) { binary.LittleEndian.PutUint32(c[at+4:], 1<<20) },
+		func(c []byte) { binary.LittleEndian.PutUint32(c[at+12:], math.Float32bits(-1)) },
+		func(c []byte) { c[8] = 1 },
+	} {
+		c := slices.Clone(b)
+		edit(c)
+		out = append(out, c)
+	}
+	return out
+}
+
+// TestLandmarksFileCorrupt checks that Read refuses a damaged landmarks
+// section, saying where and what.
+func TestLandmarksFileCorrupt(t *testing.T) {
+	valid, at, nv := landmarkFile(t)
+	le := binary.LittleEndian
+	self := func(c []byte) int { // the offset of landmark 0's distance from itself
+		v := int(le.Uint32(c[at+4:]))
+		return at + 12 + 4*2*v
+	}
+	for _, c := range []struct {
+		name   string
+		edit   func(c []byte) []byte
+		offset int
+		msg    string
+	}{
+		{"no landmarks", func(c []byte) []byte { le.PutUint32(c[at:], 0); return c }, at, "0 landmarks, want 1 to 32"},
+		{"too many", func(c []byte) []byte { le.PutUint32(c[at:], 33); return c }, at, "33 landmarks, want 1 to 32"},
+		{"vertex out of range", func(c []byte) []byte { le.PutUint32(c[at+8:], uint32(nv)); return c }, at + 8, fmt.Sprintf("landmark 1 is vertex %d, want one of the %d", nv, nv)},
+		{"not at 0 from itself", func(c []byte) []byte { le.PutUint32(c[self(c):], math.Float32bits(1)); return c }, -1, "landmark 0 is at distance 1 from itself, want 0"},
+		{"negative", func(c []byte) []byte { le.PutUint32(c[at+12+4:], math.Float32bits(-2)); return c }, at + 16, "vertex 0 is at distance -2 from landmark 1"},
+		{"infinite", func(c []byte) []byte { le.PutUint32(c[at+12:], math.Float32bits(float32(math.Inf(1)))); return c }, at + 12, "vertex 0 is at distance +Inf from landmark 0"},
+		{"version 1", func(c []byte) []byte { le.PutUint32(c[8:], 1); return c }, -1, ""},
+		{"truncated", func(c []byte) []byte { return c[:len(c)-12] }, -1, ""},
+	} {
+		b := c.edit(slices.Clone(valid))
+		if c.name != "truncated" {
+			fixCRC(b)
+		}
+		_, err := navmesh.Read(bytes.NewReader(b))
+		fe, ok := errors.AsType[*navmesh.FormatError](err)
+		if !ok {
+			t.Errorf("%s: error %v, want a *FormatError", c.name, err)
+			continue
+		}
+		if c.offset == -1 && c.name == "not at 0 from itself" {
+			c.offset = self(b)
+		}
+		if (c.offset >= 0 && fe.Offset != int64(c.offset)) || !strings.Contains(fe.Msg, c.msg) {
+			t.Errorf("%s: %v, want %q at byte %d", c.name, err, c.msg, c.offset)
+		}
+	}
+}
