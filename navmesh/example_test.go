@@ -63,3 +63,42 @@ func ExampleMesh_Raycast() {
 	// true [2 2]
 	// true [0.5 0]
 }
+
+// Landmarks guide the exact search round walls that the straight line
+// does not see; the paths stay the shortest. A game measures them once,
+// offline (navbuild -landmarks K writes them into the mesh file), as they
+// cost a search of the whole mesh each.
+func ExampleMesh_WithLandmarks() {
+	g, err := grid.FromRows([]string{
+		"S.......#.......",
+		"######..#..####.",
+		".....#..#..#....",
+		".....#.....#..G.",
+	}, grid.Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	m, err := navmesh.FromGrid(g, navmesh.Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	lm, err := m.WithLandmarks(4)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	from, to := mgl64.Vec2{0.5, 0.5}, mgl64.Vec2{14.5, 3.5}
+	for _, mesh := range []*navmesh.Mesh{m, lm} {
+		_, res, err := navmesh.NewSearcher(mesh).AppendPath(nil, from, to, navmesh.Query{})
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Printf("%d landmarks: length %.4f\n", mesh.Landmarks(), res.Length)
+	}
+	// Output:
+	// 0 landmarks: length 18.7607
+	// 4 landmarks: length 18.7607
+}

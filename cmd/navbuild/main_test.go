@@ -161,6 +161,47 @@ func TestBuildGeoJSON(t *testing.T) {
 }
 
 // TestBuildErrors checks the usage errors and bad inputs.
+// TestBuildLandmarks builds a mesh with landmarks and reads them back, and
+// sees that its paths are those of the mesh without.
+func TestBuildLandmarks(t *testing.T) {
+	dir := t.TempDir()
+	mapPath := filepath.Join("..", "..", "testdata", "demo.map")
+	out := filepath.Join(dir, "demo.nav")
+	stdout, stderr, code := navbuild(t, "-map", mapPath, "-landmarks", "3", "-o", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, "landmarks     3") {
+		t.Errorf("no landmarks in the output:\n%s", stdout)
+	}
+	g, err := grid.LoadMap(mapPath, grid.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := navmesh.ReadFor(bytes.NewReader(data), g, navmesh.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Landmarks() != 3 {
+		t.Fatalf("read %d landmarks, want 3", m.Landmarks())
+	}
+	plain, err := navmesh.FromGrid(g, navmesh.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := navmesh.NewSearcher(m), navmesh.NewSearcher(plain)
+	from, to := mgl64.Vec2{3.5, 3.5}, mgl64.Vec2{60.5, 30.5}
+	_, ra, errA := a.AppendPath(nil, from, to, navmesh.Query{})
+	_, rb, errB := b.AppendPath(nil, from, to, navmesh.Query{})
+	if errA != nil || errB != nil || math.Abs(ra.Length-rb.Length) > 1e-9 {
+		t.Errorf("length %v (%v) with landmarks, %v (%v) without", ra.Length, errA, rb.Length, errB)
+	}
+}
+
 func TestBuildErrors(t *testing.T) {
 	dir := t.TempDir()
 	mapPath := filepath.Join("..", "..", "testdata", "demo.map")
@@ -180,6 +221,8 @@ func TestBuildErrors(t *testing.T) {
 		{[]string{"-map", mapPath, "-o", out, "-radius", "-1"}, 2, "-radius"},
 		{[]string{"-map", mapPath, "-o", out, "-radius", "NaN"}, 2, "-radius"},
 		{[]string{"-map", mapPath, "-o", out, "-tile", "-3"}, 2, "-tile"},
+		{[]string{"-map", mapPath, "-o", out, "-landmarks", "33"}, 2, "-landmarks 33, want 0 to 32"},
+		{[]string{"-map", mapPath, "-o", out, "-landmarks", "-1"}, 2, "-landmarks"},
 		{[]string{"-map", mapPath, "-o", out, "-tile", "16", "-radius", "0.4"}, 2, "-tile"},
 		{[]string{"-geojson", bad, "-o", out, "-png", filepath.Join(dir, "p.png")}, 2, "-png"},
 		{[]string{"-map", mapPath, "-o", mapPath}, 2, "the input itself"},
