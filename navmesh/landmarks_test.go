@@ -16,6 +16,7 @@ import (
 	"github.com/cairn-nav/cairn/internal/testmap"
 	"github.com/cairn-nav/cairn/navmesh"
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/paulmach/orb"
 )
 
 // landmarkGrids returns small maps of every kind the oracle tests use.
@@ -304,6 +305,26 @@ func TestLandmarksFileCorrupt(t *testing.T) {
 		}
 		if (c.offset >= 0 && fe.Offset != int64(c.offset)) || !strings.Contains(fe.Msg, c.msg) {
 			t.Errorf("%s: %v, want %q at byte %d", c.name, err, c.msg, c.offset)
+		}
+	}
+}
+
+// TestLandmarkPolygons checks queries with landmarks on meshes built from
+// random polygons with holes against the polygon oracle.
+func TestLandmarkPolygons(t *testing.T) {
+	for seed := int64(1); seed <= 12; seed++ {
+		rnd := testmap.NewRand(seed)
+		c := newPolyCase(t, fmt.Sprintf("random %d", seed), orb.MultiPolygon{randomPolygon(rnd)})
+		lm, err := c.m.WithLandmarks(3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		q := navmesh.NewSearcher(lm)
+		pts := c.points(rnd, 80)
+		for i := 0; i < len(pts); i += 2 {
+			if err := c.checkQuery(q, pts[i], pts[i+1]); err != nil {
+				t.Fatalf("%s %v→%v with %d landmarks: %v", c.name, pts[i], pts[i+1], lm.Landmarks(), err)
+			}
 		}
 	}
 }
