@@ -1,13 +1,13 @@
 package navmesh
 
 import (
-	"container/heap"
 	"errors"
 	"fmt"
 	"math"
 
 	"github.com/cairn-nav/cairn/core"
 	"github.com/cairn-nav/cairn/internal/parallel"
+	"github.com/cairn-nav/cairn/internal/radix"
 	"github.com/cairn-nav/cairn/navmesh/internal/geom"
 	"github.com/go-gl/mathgl/mgl64"
 )
@@ -171,34 +171,37 @@ func (m *Mesh) distancesFrom(v int32) ([]float64, int) {
 		g.obs[u] = math.Inf(1)
 	}
 	g.obs[v] = 0
-	open := &nodeHeap{g.nodes[0]}
+	// The open list: the nodes in a pool whose slots are reused, keyed in
+	// a radix heap by their root's cost, which never falls along a path.
+	var open radix.Heap
+	pool := []snode{g.nodes[0]}
+	var free []int32
+	open.Push(math.Float64bits(0), 0)
 	var dst []core.Edge
 	exp := 0
 	for open.Len() > 0 {
-		g.nodes = append(g.nodes[:2], heap.Pop(open).(snode))
+		at := open.Pop().Node
+		g.nodes = append(g.nodes[:2], pool[at])
+		free = append(free, at)
 		dst = g.AppendEdges(dst[:0], 2)
 		exp++
 		for _, e := range dst {
-			if e.To > 2 {
-				heap.Push(open, g.nodes[e.To])
+			if e.To <= 2 {
+				continue
 			}
+			n := g.nodes[e.To]
+			var slot int32
+			if k := len(free); k > 0 {
+				slot, free = free[k-1], free[:k-1]
+				pool[slot] = n
+			} else {
+				slot = int32(len(pool))
+				pool = append(pool, n)
+			}
+			open.Push(math.Float64bits(n.g), slot)
 		}
 	}
 	return g.obs, exp
-}
-
-// nodeHeap is a heap of search nodes by their root's cost.
-type nodeHeap []snode
-
-func (h nodeHeap) Len() int           { return len(h) }
-func (h nodeHeap) Less(i, j int) bool { return h[i].g < h[j].g }
-func (h nodeHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *nodeHeap) Push(x any)        { *h = append(*h, x.(snode)) }
-func (h *nodeHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
 }
 
 // observe records, in a search with no goal, the paths that node n gives

@@ -328,3 +328,16 @@ func TestLandmarkPolygons(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkLandmarks measures 8 landmarks of the mesh of random512-10-0,
+// whose searches of the whole mesh are the dearest per vertex of the
+// Moving AI maps here.
+func BenchmarkLandmarks(b *testing.B) {
+	g, _ := testmap.MovingAI(b, "random512-10-0.map")
+	m := mustMesh(b, g)
+	for b.Loop() {
+		if _, err := m.WithLandmarks(8); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

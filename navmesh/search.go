@@ -195,11 +195,15 @@ func (s *search) turn(dst []core.Edge, n snode, at mgl64.Vec2, g float64) []core
 // cone adds a node looking from root (at position at, cost g) through the
 // interval [left, right] of edge edge of polygon poly.
 func (s *search) cone(dst []core.Edge, root int32, at mgl64.Vec2, g float64, poly PolyID, edge int32, left, right mgl64.Vec2) []core.Edge {
-	a := s.startBound
-	if root >= 0 {
-		a = float64(s.best[root].a)
+	h := 0.0 // a search with no goal (landmarks.go) has no estimate
+	if !s.exhaust {
+		a := s.startBound
+		if root >= 0 {
+			a = float64(s.best[root].a)
+		}
+		h = max(coneH(at, left, right, s.goal), a)
 	}
-	id := s.add(snode{kind: kindCone, root: root, g: g, h: max(coneH(at, left, right, s.goal), a),
+	id := s.add(snode{kind: kindCone, root: root, g: g, h: h,
 		poly: poly, edge: edge, left: left, right: right})
 	return append(dst, core.Edge{To: id, Cost: 0})
 }

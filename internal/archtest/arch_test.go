@@ -23,7 +23,7 @@ var allowed = map[string][]string{
 	"smooth":               {},
 	"grid":                 {"core", "internal/bitset", "internal/unionfind"},
 	"hpa":                  {"core", "grid", "internal/binfile", "internal/bitset", "internal/parallel", "internal/radix", "internal/unionfind"},
-	"navmesh":              {"core", "funnel", "grid", "internal/binfile", "internal/parallel", "navmesh/internal/bucket", "navmesh/internal/geom", "navmesh/internal/tri"},
+	"navmesh":              {"core", "funnel", "grid", "internal/binfile", "internal/parallel", "internal/radix", "navmesh/internal/bucket", "navmesh/internal/geom", "navmesh/internal/tri"},
 	"navmesh/navjson":      {"navmesh"},
 	"agent":                {"core", "grid", "hpa", "navmesh", "funnel", "smooth", "internal/radix"},
 	"mapgen":               {"grid", "internal/unionfind"},

@@ -1,6 +1,7 @@
 // Package radix is the monotone priority queue of the flow fields of
-// packages agent and hpa, and of hpa's Dijkstra searches inside clusters
-// and from its landmarks: a radix heap (Ahuja, Mehlhorn, Orlin and Tarjan,
+// packages agent and hpa, of hpa's Dijkstra searches inside clusters and
+// from its landmarks, and of the navmesh's searches from its landmarks: a
+// radix heap (Ahuja, Mehlhorn, Orlin and Tarjan,
 // 1990) of nodes keyed by the bits of their non-negative float distances,
 // which as unsigned integers are ordered as the floats are.
 package radix
