@@ -36,10 +36,11 @@ type landmarks struct {
 // straight line does not, so a long search expands fewer nodes; paths and
 // lengths are the same. The corridor search does not use them.
 //
-// Measured with 8 landmarks (the README has the commands): on the 4096²
-// demo world (1.8 M vertices) they took 93 s on two cores and 58 MB (4·k
-// bytes a vertex), and cut the long queries' expansions from 679 000 to
-// 317 000 and their median time about threefold; on Moving AI maps of
+// Measured (the README has the commands): on the 4096² demo world (1.8 M
+// vertices) 8 landmarks took 45 s on two cores and 58 MB (4·k bytes a
+// vertex), and cut the long queries' expansions from 679 000 to 317 000
+// and their median time from 619–658 ms to 228–236 ms (16: 65 s,
+// 219 000 expansions, 177–182 ms); on Moving AI maps of
 // 512² and 1024² they took 0.1 to 7 s and cut expansions by 9 % (random
 // obstacles) to 60 % (rooms). Measuring a landmark is one search from it to every
 // vertex, which takes O(M log M) for the M nodes it makes, in memory for
