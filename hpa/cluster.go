@@ -130,19 +130,24 @@ func newSpanSearch(h *Graph, span int) *clusterSearch {
 // abstract node, one Dijkstra search to the cluster's later nodes (in the
 // order of h.cnodes[c]), each edge from the earlier node to the later.
 func (cs *clusterSearch) connect(dst []intraEdge, c int32) []intraEdge {
-	h := cs.c.h
+	return cs.connectAmong(dst, c, cs.c.h.cnodes[c], cs.c.h.nodes, 0)
+}
+
+// connectAmong is connect for the nodes ids of cluster c, whose cells are
+// in nodes (those of another graph than the searcher's, for an annotated
+// one), their edges given mask.
+func (cs *clusterSearch) connectAmong(dst []intraEdge, c int32, ids []int32, nodes []node, mask uint64) []intraEdge {
 	cs.c.set(c)
-	ids := h.cnodes[c]
 	for i := 0; i+1 < len(ids); i++ {
 		cs.targets = cs.targets[:0]
 		for _, j := range ids[i+1:] {
-			cs.targets = append(cs.targets, cs.c.id(h.nodes[j].cell()))
+			cs.targets = append(cs.targets, cs.c.id(nodes[j].cell()))
 		}
 		cs.setTargets(cs.targets...)
-		cs.s.SearchAll(cs.c.id(h.nodes[ids[i]].cell()), cs.targets, core.Query{})
+		cs.s.SearchAll(cs.c.id(nodes[ids[i]].cell()), cs.targets, core.Query{})
 		for k, t := range cs.targets {
 			if d, ok := cs.s.Dist(t); ok {
-				dst = append(dst, intraEdge{from: ids[i], to: ids[i+1+k], cost: d})
+				dst = append(dst, intraEdge{from: ids[i], to: ids[i+1+k], cost: d, mask: mask})
 			}
 		}
 	}
@@ -153,11 +158,16 @@ func (cs *clusterSearch) connect(dst []intraEdge, c int32) []intraEdge {
 // cluster c, which holds p, and returns the nodes expanded. Until the next
 // search, [clusterSearch.nodeDist] answers for the cluster's nodes.
 func (cs *clusterSearch) searchFrom(c int32, p image.Point) int {
-	h := cs.c.h
+	return cs.searchAmong(c, p, cs.c.h.cnodes[c], cs.c.h.nodes)
+}
+
+// searchAmong is searchFrom to the nodes ids of cluster c, whose cells are
+// in nodes; nodeDist(i) then answers for ids[i].
+func (cs *clusterSearch) searchAmong(c int32, p image.Point, ids []int32, nodes []node) int {
 	cs.c.set(c)
 	cs.targets = cs.targets[:0]
-	for _, n := range h.cnodes[c] {
-		cs.targets = append(cs.targets, cs.c.id(h.nodes[n].cell()))
+	for _, n := range ids {
+		cs.targets = append(cs.targets, cs.c.id(nodes[n].cell()))
 	}
 	cs.setTargets(cs.targets...)
 	return cs.s.SearchAll(cs.c.id(p), cs.targets, core.Query{}).Expanded

@@ -31,7 +31,9 @@
 // [Graph.Update] rebuilds, in place, only the clusters the edit reaches and
 // those above them (and measures the top level's landmarks again).
 // Units of several sizes and filters are served from one grid by
-// [Classes]: a derived grid and a graph per class, updated together.
+// [Classes]: a derived grid and a graph per class, updated together; or
+// from one graph whose nodes and edges the classes share, [Annotated]
+// (annotated HPA*, of one level).
 //
 // Coordinates and costs are the grid's: cell (x, y), row 0 at the top, a
 // straight step costs 1 and a diagonal one √2, times the terrain multipliers.
@@ -266,18 +268,9 @@ func Build(g *grid.Grid, opt Options) (*Graph, error) {
 	if g == nil {
 		return nil, errors.New("hpa: nil grid")
 	}
-	cs, me := opt.ClusterSize, opt.MaxEntrance
-	if cs == 0 {
-		cs = DefaultClusterSize
-	}
-	if me == 0 {
-		me = DefaultMaxEntrance
-	}
-	if cs < 1 || cs > MaxClusterSize {
-		return nil, fmt.Errorf("hpa: cluster size %d, want 1 to %d", opt.ClusterSize, MaxClusterSize)
-	}
-	if me < 1 {
-		return nil, fmt.Errorf("hpa: max entrance %d, want a positive length", opt.MaxEntrance)
+	cs, me, err := opt.sizes()
+	if err != nil {
+		return nil, err
 	}
 	if opt.LevelFactor != 0 && (opt.LevelFactor < 2 || opt.LevelFactor > MaxLevelFactor) {
 		return nil, fmt.Errorf("hpa: level factor %d, want 0 or 2 to %d", opt.LevelFactor, MaxLevelFactor)
@@ -293,6 +286,25 @@ func Build(g *grid.Grid, opt Options) (*Graph, error) {
 	return h, nil
 }
 
+// sizes returns the options' cluster size and max entrance, defaults
+// filled in, or an error.
+func (opt Options) sizes() (cs, me int, err error) {
+	cs, me = opt.ClusterSize, opt.MaxEntrance
+	if cs == 0 {
+		cs = DefaultClusterSize
+	}
+	if me == 0 {
+		me = DefaultMaxEntrance
+	}
+	if cs < 1 || cs > MaxClusterSize {
+		return 0, 0, fmt.Errorf("hpa: cluster size %d, want 1 to %d", opt.ClusterSize, MaxClusterSize)
+	}
+	if me < 1 {
+		return 0, 0, fmt.Errorf("hpa: max entrance %d, want a positive length", opt.MaxEntrance)
+	}
+	return cs, me, nil
+}
+
 // build makes the nodes and edges of a graph that newGraph made: the
 // transitions, the inter-cluster edges, the intra-cluster edges of each
 // cluster from its searches, and the levels above.
@@ -306,7 +318,7 @@ func (h *Graph) build(levels int, progress func(done, total int)) {
 	for _, t := range ts {
 		a, b := h.nodeAt(t.a), h.nodeAt(t.b)
 		c := h.g.StepCost(t.a, t.b)
-		inter = append(inter, halfEdge{a, core.Edge{To: b, Cost: c}}, halfEdge{b, core.Edge{To: a, Cost: c}})
+		inter = append(inter, halfEdge{from: a, e: core.Edge{To: b, Cost: c}}, halfEdge{from: b, e: core.Edge{To: a, Cost: c}})
 	}
 	h.off, h.edges = layoutEdges(len(h.nodes), inter, h.intraEdges(progress))
 	h.finish()
@@ -399,52 +411,54 @@ func (h *Graph) findTransitions(maxEntrance int) []transition {
 // border of cluster c, 2c+1: its south border; none at the map's edge) to
 // ts, and returns them with the border's entrance count.
 func (h *Graph) borderTransitions(ts []transition, b int32, maxEntrance int) ([]transition, int32) {
+	n, across, pair := h.borderPairs(b)
+	var entrances int32
+	run := 0
+	for i := 0; i <= n; i++ {
+		if i < n {
+			if a, _ := pair(i); h.g.Moves(a)&across != 0 {
+				run++
+				continue
+			}
+		}
+		if run == 0 {
+			continue
+		}
+		entrances++
+		s, e := i-run, i-1
+		if run <= maxEntrance {
+			a, b := pair((s + e) / 2)
+			ts = append(ts, transition{a, b})
+		} else {
+			a, b := pair(s)
+			ts = append(ts, transition{a, b})
+			a, b = pair(e)
+			ts = append(ts, transition{a, b})
+		}
+		run = 0
+	}
+	return ts, entrances
+}
+
+// borderPairs returns the n cell pairs of border b (see
+// borderTransitions), 0 at the map's edge: pair(i) gives the i-th, and
+// the move from its first cell to its second is bit across of the first's
+// move mask.
+func (h *Graph) borderPairs(b int32) (n int, across uint8, pair func(i int) (image.Point, image.Point)) {
 	c, south := b/2, b%2 == 1
 	cx, cy := int(c)%h.ncx, int(c)/h.ncx
 	if (!south && cx+1 >= h.ncx) || (south && cy+1 >= h.ncy) {
-		return ts, 0
-	}
-	var entrances int32
-	// scan walks one border of n cell pairs; pair(i) gives the i-th, and
-	// the move from its first cell to its second is bit across of the
-	// first's move mask.
-	scan := func(n int, across uint8, pair func(i int) (image.Point, image.Point)) {
-		run := 0
-		for i := 0; i <= n; i++ {
-			if i < n {
-				if a, _ := pair(i); h.g.Moves(a)&across != 0 {
-					run++
-					continue
-				}
-			}
-			if run == 0 {
-				continue
-			}
-			entrances++
-			s, e := i-run, i-1
-			if run <= maxEntrance {
-				a, b := pair((s + e) / 2)
-				ts = append(ts, transition{a, b})
-			} else {
-				a, b := pair(s)
-				ts = append(ts, transition{a, b})
-				a, b = pair(e)
-				ts = append(ts, transition{a, b})
-			}
-			run = 0
-		}
+		return 0, 0, nil
 	}
 	r := h.clusterRect(c)
 	if !south {
-		scan(r.Dy(), eastBit, func(i int) (image.Point, image.Point) {
+		return r.Dy(), eastBit, func(i int) (image.Point, image.Point) {
 			return image.Pt(r.Max.X-1, r.Min.Y+i), image.Pt(r.Max.X, r.Min.Y+i)
-		})
-	} else {
-		scan(r.Dx(), southBit, func(i int) (image.Point, image.Point) {
-			return image.Pt(r.Min.X+i, r.Max.Y-1), image.Pt(r.Min.X+i, r.Max.Y)
-		})
+		}
 	}
-	return ts, entrances
+	return r.Dx(), southBit, func(i int) (image.Point, image.Point) {
+		return image.Pt(r.Min.X+i, r.Max.Y-1), image.Pt(r.Min.X+i, r.Max.Y)
+	}
 }
 
 // makeNodes makes one abstract node per distinct transition cell, numbered
@@ -496,10 +510,12 @@ func (h *Graph) makeNodes(ts []transition) {
 }
 
 // intraEdge joins two nodes of one cluster, from < to; it stands for both
-// directions, since step costs are symmetric.
+// directions, since step costs are symmetric. mask is an annotated graph's
+// classes that may take it (annotated.go), 0 in a Graph.
 type intraEdge struct {
 	from, to int32
 	cost     float64
+	mask     uint64
 }
 
 // intraEdges runs, for each cluster, one Dijkstra search per abstract node to

@@ -160,7 +160,7 @@ func (h *Graph) buildLevel(l int) level {
 	var half []halfEdge
 	for n, es := range inter {
 		for _, e := range es {
-			half = append(half, halfEdge{int32(n), e})
+			half = append(half, halfEdge{from: int32(n), e: e})
 		}
 	}
 	off, edges := layoutEdges(nn, half, intra)

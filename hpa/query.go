@@ -141,6 +141,12 @@ type view struct {
 	confine int   // 0, or the level whose cluster confines the search
 	cluster int32 // that cluster
 	start   []core.Edge
+	// For a class of an annotated graph (annotated.go): node n's edges
+	// are followed where bit is in emask[moff[n]:moff[n+1]]; emask is nil
+	// for a Graph.
+	emask []uint64
+	moff  []int32
+	bit   uint64
 	// Edges into the goal: from node n when goalStamp[n] == stamp.
 	goalCost  []float64
 	goalStamp []uint32
@@ -183,9 +189,17 @@ func (v *view) AppendEdges(dst []core.Edge, n int32) []core.Edge {
 		}
 		return dst // the goal: the search ends there
 	}
-	if v.confine == 0 {
+	switch {
+	case v.emask != nil:
+		ms := v.emask[v.moff[n]:v.moff[n+1]]
+		for i, e := range h.adj[n] {
+			if ms[i]&v.bit != 0 {
+				dst = append(dst, e)
+			}
+		}
+	case v.confine == 0:
 		dst = append(dst, h.edgesAt(v.level, n)...)
-	} else {
+	default:
 		for _, e := range h.edgesAt(v.level, n) {
 			if v.inside(e.To) {
 				dst = append(dst, e)
