@@ -47,10 +47,13 @@ type recycler struct {
 }
 
 // updateScratch is the memory an Update uses only while it runs: the
-// stitcher's numbering of the band's corners, and the search of the graph
-// of groups.
+// stitcher's numbering of the band's corners, the window's twins and the
+// polygon of each of its edges (splice), and the search of the graph of
+// groups.
 type updateScratch struct {
 	vid    []int32
+	twin   []int32
+	of     []PolyID
 	search searchScratch
 }
 

@@ -170,6 +170,7 @@ func (m *Mesh) splice(nt *tiling, b0, b1 int, walk []uint64, sa *spareArrays, sc
 		go func() { index <- spliceIndex(ox, sp.ot, nt, b0, b1, sa.index) }()
 	}
 	pairLine(sp.s.line, sp.s.twin, sp.s.tw0)
+	sc.twin = sp.s.twin
 	sp.neighbours()
 	sp.corners()
 	if index == nil {
@@ -221,7 +222,7 @@ func (sp *splicing) above() {
 	}
 	w0 := oE[max(b0-1, 0)]
 	s.tw0 = w0
-	s.twin = make([]int32, oE[b0]-w0, int(oE[b0]-w0)+slack(int(oE[min(sp.b1+2, sp.nt.ny)]-oE[b0])))
+	s.twin = reuse(sp.sc.twin, int(oE[b0]-w0), int(oE[b0]-w0)+slack(int(oE[min(sp.b1+2, sp.nt.ny)]-oE[b0])))
 	if b0 > 0 {
 		ytop := s.vy0
 		for v := oV[b0-1]; v < oV[b0]; v++ {
@@ -305,7 +306,8 @@ func (sp *splicing) neighbours() {
 		copy(nm.etwin[wEnd:], m.etwin[wEnd-sp.dE:])
 		bucket.MovedFrom(nm.enb[wEnd:], m.enb[wEnd-sp.dE:], 0, PolyID(sp.dP)) // walls (−1) stay
 	}
-	of := make([]PolyID, wEnd-w0) // the polygon of each edge of the window
+	of := reuse(sp.sc.of, int(wEnd-w0), slack(int(wEnd-w0))) // the polygon of each edge of the window
+	sp.sc.of = of
 	for id := nt.rowPoly[max(b0-1, 0)]; id < nt.rowPoly[min(b1+2, nt.ny)]; id++ {
 		p := nm.polys[id]
 		for i := range p.ne {
