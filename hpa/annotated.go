@@ -57,11 +57,20 @@ type Annotated struct {
 	base    *Graph   // geometry on the source grid, and the shared nodes (base.nodes, base.cnodes)
 	ctx     []*Graph // per class: its grid's geometry, for the cluster searches, the shared nodes and the class's kept paths; no edges
 	version uint64   // the source grid's when built
-	nmask   []uint64 // per node: the classes it serves
-	// Per node n, its out-edges are base.adj[n] and their masks
-	// emask[off[n]:off[n+1]].
-	off   []int32
-	emask []uint64
+	nmask   []uint64 // per node: the classes it serves at level 1
+	// Per level l (index l, from 1), per node n: the masks of its edges
+	// base.edgesAt(l, n), one each, and (index l−2 of lmask) the classes
+	// it serves at level l > 1, none for a node absent from the level.
+	masks [MaxLevels + 1][][]uint64
+	lmask [MaxLevels - 1][]uint64
+	emask []uint64 // level 1's masks, in one array
+	// Per class: its landmarks on the top level (landmarks.go), measured
+	// along its edges.
+	lms []*landmarks
+	// Per level l > 1 and class k (index (l−2)·classes + k), per cluster
+	// of level l: the paths of level l−1 between its nodes that the
+	// class's queries refined, kept for its later queries.
+	lpaths [][]atomic.Pointer[levelPaths]
 	// entrances counts, over the classes, each class's entrances.
 	entrances int
 }
@@ -83,16 +92,20 @@ func BuildAnnotated(g *grid.Grid, classes []Class, opt Options) (*Annotated, err
 	if err != nil {
 		return nil, err
 	}
-	if opt.Levels < 0 || opt.Levels > 1 {
-		return nil, fmt.Errorf("hpa: %d levels for an annotated graph, which has one (0 or 1)", opt.Levels)
+	if opt.LevelFactor != 0 && (opt.LevelFactor < 2 || opt.LevelFactor > MaxLevelFactor) {
+		return nil, fmt.Errorf("hpa: level factor %d, want 0 or 2 to %d", opt.LevelFactor, MaxLevelFactor)
 	}
+	if opt.Levels < 0 || opt.Levels > MaxLevels {
+		return nil, fmt.Errorf("hpa: %d levels, want 0 to %d", opt.Levels, MaxLevels)
+	}
+	lf, levels := chooseLevels(g.Width(), g.Height(), cs, opt.Levels, opt.LevelFactor)
 	c, err := newClasses(g, classes)
 	if err != nil {
 		return nil, err
 	}
 	g.RLock()
 	defer g.RUnlock()
-	a := &Annotated{cl: c, base: newGraph(g, cs, me, 2), version: g.Version()}
+	a := &Annotated{cl: c, base: newGraph(g, cs, me, lf), version: g.Version()}
 	for _, e := range c.cls {
 		a.ctx = append(a.ctx, newGraph(e.g, cs, me, 2))
 	}
@@ -107,10 +120,13 @@ func BuildAnnotated(g *grid.Grid, classes []Class, opt Options) (*Annotated, err
 	for _, e := range inter {
 		a.nmask[e.from] |= e.mask
 	}
-	var edges []core.Edge
-	a.off, edges, a.emask = layoutMasked(len(a.base.nodes), inter, a.intraEdges(opt.Progress), true)
-	a.base.off, a.base.edges = slices.Clone(a.off), edges
+	var off []int32
+	off, a.base.edges, a.emask = layoutMasked(len(a.base.nodes), inter, a.intraEdges(opt.Progress), true)
+	a.masks[1] = perNode(off, a.emask)
+	a.base.off = off
 	a.base.finish()
+	a.buildLevels(levels)
+	a.measureLandmarks()
 	return a, nil
 }
 
@@ -301,6 +317,9 @@ func (a *Annotated) Class(i int) Class { return a.cl.Class(i) }
 // it gives the class's exact optimum. It panics when i is out of range.
 // The caller must not edit a derived grid.
 func (a *Annotated) Grid(i int) *grid.Grid { return a.cl.Grid(i) }
+
+// Levels returns the number of levels of the graph, at least 1.
+func (a *Annotated) Levels() int { return a.base.Levels() }
 
 // ClusterSize returns the side of the graph's clusters, in cells.
 func (a *Annotated) ClusterSize() int { return a.base.cs }

@@ -8,6 +8,7 @@ import (
 	"github.com/cairn-nav/cairn/grid"
 	"github.com/cairn-nav/cairn/hpa"
 	"github.com/cairn-nav/cairn/internal/testmap"
+	"github.com/cairn-nav/cairn/mapgen"
 )
 
 // annotatedClasses are the classes of BenchmarkAnnotated: sizes 1 to 3,
@@ -18,25 +19,44 @@ func annotatedClasses() []hpa.Class {
 }
 
 // BenchmarkAnnotated compares, on Berlin_0_1024 for the classes of
-// annotatedClasses, one annotated graph with the classes' own graphs
-// (Classes), of one level and of the default levels: build/… builds them,
-// reporting the live heap added in MB (the derived grids included, alike
-// for all three) and the abstract nodes and edges (of level 1); query/…
-// answers 50 queries of each class between cells of the largest region,
-// reporting the mean cost over each class's exact optimum ("excess-%").
-// The builds run once whatever -benchtime: their time is that of the
-// first run of build/… (-benchtime 1x).
+// annotatedClasses, one annotated graph, of the default levels and of one,
+// with the classes' own graphs (Classes), of one level and of the default
+// levels: build/… builds them, reporting the live heap added in MB (the
+// derived grids included, alike for all) and the abstract nodes and edges
+// (of level 1); query/… answers 50 queries of each class between cells of
+// the largest region, reporting the mean cost over each class's exact
+// optimum ("excess-%"). The builds run once whatever -benchtime: their
+// time is that of the first run of build/… (-benchtime 1x).
 func BenchmarkAnnotated(b *testing.B) {
 	g, _ := testmap.MovingAI(b, "Berlin_0_1024.map")
-	classes := annotatedClasses()
+	benchAnnotated(b, g, annotatedClasses(), 50, 0,
+		[]string{"annotated", "annotated-1level", "classes-1level", "classes"})
+}
+
+// BenchmarkAnnotatedWorld is BenchmarkAnnotated on the 4096² demo world of
+// mapgen (seed 0) for sizes 1 to 3, with 10 long queries a class (ends
+// more than 2 500 cells apart on the longer axis), for the annotated graph
+// and the classes' graphs, each of the default levels.
+func BenchmarkAnnotatedWorld(b *testing.B) {
+	g, err := mapgen.World(mapgen.WorldOptions{Width: 4096, Height: 4096})
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchAnnotated(b, g, []hpa.Class{{}, {Size: 2}, {Size: 3}}, 10, 2500, []string{"annotated", "classes"})
+}
+
+// benchAnnotated runs the builds and queries of BenchmarkAnnotated on g
+// for the named graphs: n queries a class, between cells of the largest
+// region at least apart cells apart along the longer axis.
+func benchAnnotated(b *testing.B, g *grid.Grid, classes []hpa.Class, n, apart int, names []string) {
 	build := map[string]func() (any, error){
-		"annotated": func() (any, error) { return hpa.BuildAnnotated(g, classes, hpa.Options{}) },
+		"annotated":        func() (any, error) { return hpa.BuildAnnotated(g, classes, hpa.Options{}) },
+		"annotated-1level": func() (any, error) { return hpa.BuildAnnotated(g, classes, hpa.Options{Levels: 1}) },
 		"classes-1level": func() (any, error) {
 			return hpa.BuildClasses(g, classes, hpa.Options{Levels: 1})
 		},
 		"classes": func() (any, error) { return hpa.BuildClasses(g, classes, hpa.Options{}) },
 	}
-	names := []string{"annotated", "classes-1level", "classes"}
 	built := map[string]any{}
 	for _, name := range names {
 		b.Run("build/"+name, func(b *testing.B) {
@@ -70,7 +90,7 @@ func BenchmarkAnnotated(b *testing.B) {
 			b.ReportMetric(float64(edges), "edges")
 		})
 	}
-	a, _ := built["annotated"].(*hpa.Annotated)
+	a, _ := built[names[0]].(*hpa.Annotated)
 	if a == nil {
 		return
 	}
@@ -81,9 +101,12 @@ func BenchmarkAnnotated(b *testing.B) {
 		cell, _ := cg.LargestRegion()
 		r := testmap.NewRand(int64(i))
 		exact := grid.NewSearcher(cg)
-		for range 50 {
+		for len(pairs[i]) < n {
 			p, _ := cg.RandomFree(r, cell)
 			q, _ := cg.RandomFree(r, cell)
+			if d := p.Sub(q); max(d.X, -d.X, d.Y, -d.Y) < apart {
+				continue
+			}
 			_, res, err := exact.AppendPath(nil, p, q, grid.Query{})
 			if err != nil {
 				b.Fatal(err)
@@ -140,7 +163,7 @@ func BenchmarkAnnotated(b *testing.B) {
 					}
 				}
 			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(classes)*50), "ns/query")
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(classes)*n), "ns/query")
 			b.ReportMetric(100*excess/float64(n), "excess-%")
 		})
 	}

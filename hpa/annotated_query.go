@@ -3,6 +3,8 @@ package hpa
 import (
 	"fmt"
 	"image"
+	"slices"
+	"sync/atomic"
 
 	"github.com/cairn-nav/cairn/core"
 )
@@ -21,13 +23,18 @@ type AnnotatedSearcher struct {
 	view  view
 	abs   *core.Searcher
 	adist absDist
-	path  []int32        // the abstract path of the latest query
-	ids   [2][]int32     // the class's nodes of the start's and the goal's cluster
-	goal  []core.Edge    // the edges into the goal
-	exp   int            // nodes expanded by the query so far
-	x     *Graph         // the current class's geometry
-	cl    *annClass      // the current class's searches
-	ends  [2]image.Point // the current query's start and goal
+	path  []int32    // the abstract path of the latest query
+	ids   [2][]int32 // the class's nodes of the start's and the goal's cluster
+	// Per end and level l (index l): an edge to each node of the end's
+	// level-l cluster that serves the class and that the end reaches
+	// inside that cluster along the class's edges, with its cost.
+	lift  [2][MaxLevels + 1][]core.Edge
+	seq   [MaxLevels][]int32 // per level l > 1 (index l−2): the latest refinement's path at level l−1
+	exp   int                // nodes expanded by the query so far
+	x     *Graph             // the current class's geometry
+	cl    *annClass          // the current class's searches
+	class int                // the current class
+	ends  [2]image.Point     // the current query's start and goal
 }
 
 // annClass holds the searches of one class on its grid.
@@ -43,7 +50,7 @@ func NewAnnotatedSearcher(a *Annotated) *AnnotatedSearcher {
 	}
 	n := len(a.base.nodes)
 	sr := &AnnotatedSearcher{a: a, cls: make([]*annClass, len(a.ctx))}
-	sr.view = view{h: a.base, level: 1, emask: a.emask, moff: a.off,
+	sr.view = view{h: a.base, level: 1, masks: a.masks[1],
 		goalCost: make([]float64, n), goalStamp: make([]uint32, n)}
 	sr.abs = core.NewSearcher(&sr.view)
 	sr.adist.h = a.base
@@ -97,10 +104,8 @@ func (sr *AnnotatedSearcher) AppendPath(dst []image.Point, class int, from, to i
 	if !x.g.Connected(from, to) {
 		return dst, Result{Status: core.Unreachable}, nil
 	}
-	if sr.cls[class] == nil {
-		sr.cls[class] = &annClass{win: newClusterSearch(x), ins: [2]*clusterSearch{newSpanSearch(x, 1), newSpanSearch(x, 1)}}
-	}
-	sr.x, sr.cl, sr.ends, sr.exp = x, sr.cls[class], [2]image.Point{from, to}, 0
+	sr.use(class)
+	sr.ends, sr.exp = [2]image.Point{from, to}, 0
 	n0 := len(dst)
 	dst = append(dst, from)
 	if from == to {
@@ -117,13 +122,13 @@ func (sr *AnnotatedSearcher) AppendPath(dst []image.Point, class int, from, to i
 		}
 		dst = dst[:n0+1]
 	}
-	if !sr.search(uint64(1)<<class, w) {
+	if !sr.search(uint64(1)<<class, w, sr.topLevel(from, to, q)) {
 		// Cannot happen on a connected pair: every path leaving a cluster
 		// crosses an entrance of the class, which has a transition that
 		// serves it.
 		return dst[:n0], Result{Status: core.Unreachable, Expanded: sr.exp}, nil
 	}
-	dst, ok := sr.refine(dst)
+	dst, ok := sr.refine(dst, sr.topLevel(from, to, q))
 	if !ok {
 		return dst[:n0], Result{}, fmt.Errorf("hpa: internal error: an edge of class %d's abstract path has no path in its cluster", class)
 	}
@@ -131,39 +136,16 @@ func (sr *AnnotatedSearcher) AppendPath(dst []image.Point, class int, from, to i
 }
 
 // search joins the ends to the nodes of their clusters that serve the
-// class of mask bit, and searches the graph along the class's edges with
-// weight w; it reports whether it found a path, then in sr.path.
-func (sr *AnnotatedSearcher) search(bit uint64, w float64) bool {
-	a, x := sr.a, sr.x
-	h := a.base
-	v := &sr.view
-	v.start, sr.goal = v.start[:0], sr.goal[:0]
-	for end, p := range sr.ends {
-		c := x.clusterOf(p)
-		ids := sr.ids[end][:0]
-		for _, n := range h.cnodes[c] {
-			if a.nmask[n]&bit != 0 {
-				ids = append(ids, n)
-			}
-		}
-		sr.ids[end] = ids
-		ins := sr.cl.ins[end]
-		sr.exp += ins.searchAmong(c, p, ids, h.nodes)
-		for i, n := range ids {
-			if d, ok := ins.nodeDist(i); ok {
-				if end == 0 {
-					v.start = append(v.start, core.Edge{To: n, Cost: d})
-				} else {
-					sr.goal = append(sr.goal, core.Edge{To: n, Cost: d})
-				}
-			}
-		}
-	}
-	v.setGoal(sr.goal)
-	v.bit = bit
-	sr.adist.from, sr.adist.to, sr.adist.target = sr.ends[0], sr.ends[1], sr.ends[1]
-	nn := int32(len(h.nodes))
+// class of mask bit, at level 1 by a Dijkstra search of the cluster's
+// cells and at each level l up to top by one of the class's edges of
+// level l−1 inside the end's level-l cluster, then searches level top
+// along the class's edges with weight w; it reports whether it found a
+// path, then in sr.path.
+func (sr *AnnotatedSearcher) search(bit uint64, w float64, top int) bool {
+	sr.prepare(bit, top)
+	nn := int32(len(sr.a.base.nodes))
 	r := sr.abs.Search(nn, nn+1, &sr.adist, core.Query{Weight: w})
+	sr.adist.alt.lm = nil // the searches inside clusters use none
 	sr.exp += r.Expanded
 	if r.Status != core.Found {
 		return false
@@ -172,28 +154,184 @@ func (sr *AnnotatedSearcher) search(bit uint64, w float64) bool {
 	return true
 }
 
-// refine appends the cells of the abstract path sr.path after its start,
-// which dst ends with: the start's search tree to the first node, the
-// path of each edge inside a cluster (searched the first time, then kept), a step for each edge across a
-// border, and the goal's search tree from the last node. It reports false
-// when a cluster's search finds no path, which a correct graph never
-// gives.
-func (sr *AnnotatedSearcher) refine(dst []image.Point) ([]image.Point, bool) {
-	a, p := sr.a, sr.path // nn, the nodes, nn+1
-	dst = sr.cl.ins[0].appendTreePath(dst, a.cell(p[1]), false)
-	for i := 1; i+2 < len(p); i++ {
-		u, v := a.base.nodes[p[i]], a.base.nodes[p[i+1]]
-		if u.cluster != v.cluster {
-			dst = append(dst, v.cell())
+// prepare joins the ends to the nodes of level top that serve the class
+// of mask bit and sets the view and the estimate up for the search of
+// that level, the class's landmarks guiding it.
+func (sr *AnnotatedSearcher) prepare(bit uint64, top int) {
+	a, v := sr.a, &sr.view
+	for end, p := range sr.ends {
+		sr.join(end, p, bit, top)
+	}
+	v.level, v.confine, v.masks = top, 0, a.masks[top]
+	v.start = sr.lift[0][top]
+	v.setGoal(sr.lift[1][top])
+	sr.adist.from, sr.adist.to, sr.adist.target = sr.ends[0], sr.ends[1], sr.ends[1]
+	sr.adist.alt.setFor(a.lms[sr.class], top, sr.lift[1][top], sr.lift[0][top])
+}
+
+// use makes class the current class, making its searches at its first
+// query.
+func (sr *AnnotatedSearcher) use(class int) {
+	if sr.cls[class] == nil {
+		x := sr.a.ctx[class]
+		sr.cls[class] = &annClass{win: newClusterSearch(x), ins: [2]*clusterSearch{newSpanSearch(x, 1), newSpanSearch(x, 1)}}
+	}
+	sr.x, sr.cl, sr.class = sr.a.ctx[class], sr.cls[class], class
+}
+
+// join sets sr.lift[end] for cell p of the current class, whose mask bit
+// is: at level 1 by a Dijkstra search of the cells of p's cluster to its
+// nodes that serve the class, and at each level l up to top by a Dijkstra
+// search of the class's edges of level l−1 inside p's level-l cluster,
+// from the edges of level l−1, to that cluster's nodes of level l that
+// serve the class.
+func (sr *AnnotatedSearcher) join(end int, p image.Point, bit uint64, top int) {
+	a, x := sr.a, sr.x
+	h := a.base
+	nn := int32(len(h.nodes))
+	sr.view.bit = bit
+	c := x.clusterOf(p)
+	ids := sr.ids[end][:0]
+	for _, n := range h.cnodes[c] {
+		if a.nmask[n]&bit != 0 {
+			ids = append(ids, n)
+		}
+	}
+	ins := sr.cl.ins[end]
+	sr.exp += ins.searchAmong(c, p, ids, h.nodes)
+	edges := sr.lift[end][1][:0]
+	for i, n := range ids {
+		if d, ok := ins.nodeDist(i); ok {
+			edges = append(edges, core.Edge{To: n, Cost: d})
+		}
+	}
+	sr.lift[end][1] = edges
+	for l := 2; l <= top; l++ {
+		c := h.clusterAt(l, p)
+		ids = a.levelMembers(ids[:0], l, c, bit)
+		sr.confine(l, c, sr.lift[end][l-1])
+		r := sr.abs.SearchAll(nn, ids, core.Query{})
+		sr.exp += r.Expanded
+		edges := sr.lift[end][l][:0]
+		for _, n := range ids {
+			if d, ok := sr.abs.Dist(n); ok {
+				edges = append(edges, core.Edge{To: n, Cost: d})
+			}
+		}
+		sr.lift[end][l] = edges
+	}
+	sr.ids[end] = ids
+}
+
+// confine sets the view up for a search of the class's edges of level
+// l−1 inside level-l cluster c, with start edges start (nil for none)
+// and no goal edges.
+func (sr *AnnotatedSearcher) confine(l int, c int32, start []core.Edge) {
+	v := &sr.view
+	v.level, v.confine, v.cluster, v.masks = l-1, l, c, sr.a.masks[l-1]
+	v.start = start
+	v.setGoal(nil)
+}
+
+// topLevel returns the highest level, up to q.MaxLevel, at which the
+// ends lie in different clusters.
+func (sr *AnnotatedSearcher) topLevel(from, to image.Point, q Query) int {
+	h := sr.a.base
+	for l := h.Levels(); l > 1; l-- {
+		if q.MaxLevel > 0 && l > q.MaxLevel {
 			continue
 		}
+		if h.clusterAt(l, from) != h.clusterAt(l, to) {
+			return l
+		}
+	}
+	return 1
+}
+
+// refine appends the cells of sr.path, the abstract path of level top,
+// after its start, which dst ends with (see refineAt). It reports false
+// when a search finds no path, which a correct graph never gives.
+func (sr *AnnotatedSearcher) refine(dst []image.Point, top int) ([]image.Point, bool) {
+	return sr.refineAt(dst, top, sr.path)
+}
+
+// refineAt appends the cells of p, a path of level l whose first node's
+// cell dst ends with, after that cell. A step between two clusters of
+// level l is one step of cells across a border. At level 1 a step inside
+// a cluster is the start's search tree to its first node, the goal's from
+// its last, or the path between two nodes (searched the first time, then
+// kept by the graph). Above it a step inside a cluster of level l is
+// searched with A* along the class's edges of level l−1 inside that
+// cluster, from the start's lifted edges of level l−1 for the first step,
+// to the goal's for the last, and refined in turn.
+func (sr *AnnotatedSearcher) refineAt(dst []image.Point, l int, p []int32) ([]image.Point, bool) {
+	a := sr.a
+	h := a.base
+	nn := int32(len(h.nodes))
+	for i := 1; i < len(p); i++ {
+		u, v := p[i-1], p[i]
+		if u < nn && v < nn && h.clusterAt(l, a.cell(u)) != h.clusterAt(l, a.cell(v)) {
+			dst = append(dst, a.cell(v))
+			continue
+		}
+		if l == 1 {
+			switch {
+			case u == nn:
+				dst = sr.cl.ins[0].appendTreePath(dst, a.cell(v), false)
+			case v == nn+1:
+				dst = sr.cl.ins[1].appendTreePath(dst, a.cell(u), true)
+			default:
+				var ok bool
+				var e int
+				dst, e, ok = sr.cl.win.appendNodePath(dst, h.nodes[u].cluster, u, v)
+				sr.exp += e
+				if !ok {
+					return dst, false
+				}
+			}
+			continue
+		}
+		var r core.Result
+		var slot *atomic.Pointer[[]int32]
+		switch {
+		case u == nn:
+			sr.confine(l, h.clusterAt(l, a.cell(v)), sr.lift[0][l-1])
+			sr.adist.target = a.cell(v)
+			r = sr.abs.Search(nn, v, &sr.adist, core.Query{})
+		case v == nn+1:
+			sr.confine(l, h.clusterAt(l, a.cell(u)), nil)
+			sr.view.setGoal(sr.lift[1][l-1])
+			sr.adist.target = sr.ends[1]
+			r = sr.abs.Search(u, nn+1, &sr.adist, core.Query{})
+		default: // between two nodes: maybe found before
+			c := h.clusterAt(l, a.cell(v))
+			if slot = a.levelSlot(l, sr.class, c, u, v); slot != nil && slot.Load() != nil {
+				seq := slot.Load()
+				var ok bool
+				if dst, ok = sr.refineAt(dst, l-1, *seq); !ok {
+					return dst, false
+				}
+				continue
+			}
+			sr.confine(l, c, nil)
+			sr.adist.target = a.cell(v)
+			r = sr.abs.Search(u, v, &sr.adist, core.Query{})
+		}
+		sr.exp += r.Expanded
+		if r.Status != core.Found {
+			return dst, false
+		}
+		seq := sr.abs.AppendPath(sr.seq[l-2][:0], r.End)
+		sr.seq[l-2] = seq
+		if slot != nil {
+			kept := slices.Clone(seq)
+			slot.Store(&kept)
+			seq = kept
+		}
 		var ok bool
-		var e int
-		dst, e, ok = sr.cl.win.appendNodePath(dst, u.cluster, p[i], p[i+1])
-		sr.exp += e
-		if !ok {
+		if dst, ok = sr.refineAt(dst, l-1, seq); !ok {
 			return dst, false
 		}
 	}
-	return sr.cl.ins[1].appendTreePath(dst, a.cell(p[len(p)-2]), true), true
+	return dst, true
 }

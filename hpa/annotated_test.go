@@ -83,6 +83,91 @@ func TestAnnotatedPaths(t *testing.T) {
 	}
 }
 
+// TestAnnotatedLevels: an annotated graph of three levels (clusters of
+// 16, 32 and 64 cells) gives paths legal for each class's unit, never
+// below the class's optimum, found exactly when a grid search finds one,
+// with a mean excess within a point of what the class's own graph of the
+// same levels (Classes) gives (the small clusters of the test make it
+// several per cent for both); capped at level 1, its queries cost what
+// those of the annotated graph of one level cost (to rounding: the one
+// level's landmarks guide its search, and may pick another path of the
+// same abstract cost), as its level 1 is that graph.
+func TestAnnotatedLevels(t *testing.T) {
+	const w, h, pairs = 256, 192, 100
+	classes := testClasses()
+	opt := hpa.Options{ClusterSize: 16, Levels: 3, LevelFactor: 2}
+	st, own := make([]subopt, len(classes)), make([]subopt, len(classes))
+	seeds := int64(2)
+	if testing.Short() {
+		seeds = 1
+	}
+	for seed := int64(1); seed <= seeds; seed++ {
+		g := classMap(seed+10, w, h, seed == 2)
+		a, err := hpa.BuildAnnotated(g, classes, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.Levels() != 3 {
+			t.Fatalf("%d levels, want 3", a.Levels())
+		}
+		one, err := hpa.BuildAnnotated(g, classes, hpa.Options{ClusterSize: 16, Levels: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := hpa.BuildClasses(g, classes, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		q, q1 := hpa.NewAnnotatedSearcher(a), hpa.NewAnnotatedSearcher(one)
+		long := 0
+		for i, cl := range classes {
+			what := fmt.Sprintf("seed %d class %d (size %d, filter %v)", seed, i, cl.Size, cl.Filter != nil)
+			cg := a.Grid(i)
+			exact, mine := grid.NewSearcher(cg), hpa.NewSearcher(c.Graph(i))
+			for _, p := range classPairs(testmap.NewRand(seed*10+int64(i)), cg, pairs) {
+				path, res, err := q.AppendPath(nil, i, p[0], p[1], hpa.Query{})
+				_, opt, err2 := exact.AppendPath(nil, p[0], p[1], grid.Query{})
+				if err != nil || err2 != nil || res.Status != opt.Status {
+					t.Fatalf("%s %v→%v: annotated %v (%v), grid %v (%v)", what, p[0], p[1], res.Status, err, opt.Status, err2)
+				}
+				if res.Status != core.Found {
+					continue
+				}
+				if err := checkUnitPath(g, cl, path, p[0], p[1]); err != nil {
+					t.Fatalf("%s %v→%v: %v\n%s", what, p[0], p[1], err, testmap.Render(cg, path))
+				}
+				if cost, err := cg.PathCost(path); err != nil || math.Abs(cost-res.Cost) > 1e-9*cost {
+					t.Fatalf("%s %v→%v: result cost %v, path cost %v (%v)", what, p[0], p[1], res.Cost, cost, err)
+				}
+				if res.Cost < opt.Cost-1e-9 {
+					t.Fatalf("%s %v→%v: cost %v below the optimum %v", what, p[0], p[1], res.Cost, opt.Cost)
+				}
+				st[i].add(res.Cost, opt.Cost)
+				if d := p[0].Sub(p[1]); max(d.X, -d.X, d.Y, -d.Y) > 64 {
+					long++
+				}
+				_, r1, err1 := q.AppendPath(nil, i, p[0], p[1], hpa.Query{MaxLevel: 1})
+				_, r2, err2 := q1.AppendPath(nil, i, p[0], p[1], hpa.Query{})
+				if err1 != nil || err2 != nil || math.Abs(r1.Cost-r2.Cost) > 1e-9*r2.Cost {
+					t.Fatalf("%s %v→%v: capped at level 1 %v (%v), one level %v (%v)", what, p[0], p[1], r1.Cost, err1, r2.Cost, err2)
+				}
+				if _, r, err := mine.AppendPath(nil, p[0], p[1], hpa.Query{}); err == nil && r.Status == core.Found {
+					own[i].add(r.Cost, opt.Cost)
+				}
+			}
+		}
+		if long < 100 {
+			t.Errorf("seed %d: %d queries of ends more than 64 cells apart, want the top level searched often", seed, long)
+		}
+	}
+	for i, cl := range classes {
+		t.Logf("class %d (size %d, filter %v): annotated %v; its own graph %v", i, cl.Size, cl.Filter != nil, &st[i], &own[i])
+		if m := st[i].mean(); m > 0.10 || m > own[i].mean()+0.01 {
+			t.Errorf("class %d: mean suboptimality %.2f%%, want ≤ 10%% and within a point of its own graph's %.2f%%", i, 100*m, 100*own[i].mean())
+		}
+	}
+}
+
 // sameCells reports whether two grids have the same passable cells and
 // costs.
 func sameCells(a, b *grid.Grid) bool {
@@ -151,7 +236,8 @@ func TestAnnotatedErrors(t *testing.T) {
 		{nil, testClasses(), hpa.Options{}, "nil grid"},
 		{g, nil, hpa.Options{}, "0 classes"},
 		{g, []hpa.Class{{Size: -1}}, hpa.Options{}, "unit size -1"},
-		{g, testClasses(), hpa.Options{Levels: 2}, "2 levels for an annotated graph"},
+		{g, testClasses(), hpa.Options{Levels: 5}, "5 levels, want 0 to 4"},
+		{g, testClasses(), hpa.Options{LevelFactor: 1}, "level factor 1"},
 		{g, testClasses(), hpa.Options{ClusterSize: -3}, "cluster size -3"},
 	} {
 		if _, err := hpa.BuildAnnotated(tc.g, tc.classes, tc.opt); err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -197,14 +283,21 @@ func TestAnnotatedErrors(t *testing.T) {
 	}
 }
 
-// TestAnnotatedAllocs: a warm query allocates nothing, for each class.
+// TestAnnotatedAllocs: a warm query allocates nothing, for each class, on
+// a graph of one level and on one of three.
 func TestAnnotatedAllocs(t *testing.T) {
 	g := classMap(6, 256, 192, false)
 	classes := testClasses()
-	a, err := hpa.BuildAnnotated(g, classes, hpa.Options{})
-	if err != nil {
-		t.Fatal(err)
+	for _, opt := range []hpa.Options{{}, {ClusterSize: 16, Levels: 3, LevelFactor: 2}} {
+		a, err := hpa.BuildAnnotated(g, classes, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		testAnnotatedAllocs(t, a, classes, opt)
 	}
+}
+
+func testAnnotatedAllocs(t *testing.T, a *hpa.Annotated, classes []hpa.Class, opt hpa.Options) {
 	q := hpa.NewAnnotatedSearcher(a)
 	for i := range classes {
 		cg := a.Grid(i)
@@ -219,7 +312,7 @@ func TestAnnotatedAllocs(t *testing.T) {
 		}
 		run()
 		if n := testing.AllocsPerRun(5, run); n != 0 {
-			t.Errorf("class %d: %v allocations a run of %d queries", i, n, len(pairs))
+			t.Errorf("%+v, class %d: %v allocations a run of %d queries", opt, i, n, len(pairs))
 		}
 	}
 }

@@ -39,6 +39,11 @@ type clusterAPSP struct {
 	// d is the k×k matrix of the distances between the cluster's k nodes
 	// (+Inf where none, and on the diagonal), in the order of their list.
 	d []float64
+	// For a class of an annotated graph: the masks of the edges of the
+	// level below, per node (nil for a Graph), of which compact keeps the
+	// edges with bit, and the nodes with such an edge.
+	mask [][]uint64
+	bit  uint64
 }
 
 // run makes the compact copy of the graph of level below, confined to
@@ -79,7 +84,7 @@ func (a *clusterAPSP) compact(h *Graph, below, l int, c int32) {
 	for cy := r.Min.Y / h.cs; cy*h.cs < r.Max.Y; cy++ {
 		for cx := r.Min.X / h.cs; cx*h.cs < r.Max.X; cx++ {
 			for _, n := range h.cnodes[cy*h.ncx+cx] {
-				if len(h.edgesAt(below, n)) > 0 {
+				if a.serves(h, below, n) {
 					a.ids = append(a.ids, n)
 					a.local[n] = int32(len(a.ids))
 				}
@@ -89,7 +94,14 @@ func (a *clusterAPSP) compact(h *Graph, below, l int, c int32) {
 	a.off, a.to, a.cost = a.off[:0], a.to[:0], a.cost[:0]
 	for _, n := range a.ids {
 		a.off = append(a.off, int32(len(a.to)))
-		for _, e := range h.edgesAt(below, n) {
+		var ms []uint64
+		if a.mask != nil {
+			ms = a.mask[n]
+		}
+		for i, e := range h.edgesAt(below, n) {
+			if ms != nil && ms[i]&a.bit == 0 {
+				continue // not the class's
+			}
 			if j := a.local[e.To]; j > 0 { // in the cluster
 				a.to = append(a.to, j-1)
 				a.cost = append(a.cost, e.Cost)
@@ -105,6 +117,21 @@ func (a *clusterAPSP) compact(h *Graph, below, l int, c int32) {
 	}
 	a.dist = a.dist[:v]
 	a.seen, a.done, a.target = a.seen[:v], a.done[:v], a.target[:v]
+}
+
+// serves reports whether node n has an edge at level below: for a class
+// (a.mask set), one with a.bit.
+func (a *clusterAPSP) serves(h *Graph, below int, n int32) bool {
+	es := h.edgesAt(below, n)
+	if a.mask == nil {
+		return len(es) > 0
+	}
+	for _, m := range a.mask[n] {
+		if m&a.bit != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func (a *clusterAPSP) release() {

@@ -94,6 +94,11 @@ type landmarks struct {
 	// none).
 	dist []float64
 	par  [numLandmarks][]int32
+	// For a class of an annotated graph: the masks of the level's edges,
+	// per node, of which only those with bit are followed; nil for a
+	// Graph.
+	mask [][]uint64
+	bit  uint64
 }
 
 // row returns the distances from the landmarks to node n, or nil for a
@@ -177,12 +182,17 @@ func (h *Graph) measureLandmarks(sc *landmarkScratch) {
 	}
 }
 
+// landmarkCorner returns the cell of a w×h map that landmark i is
+// nearest: a corner for i < 4, then the middle of a side.
+func landmarkCorner(w, h, i int) image.Point {
+	return [numLandmarks]image.Point{{0, 0}, {w - 1, 0}, {0, h - 1}, {w - 1, h - 1}, {w / 2, 0}, {w / 2, h - 1}, {0, h / 2}, {w - 1, h / 2}}[i]
+}
+
 // landmark returns landmark i's cell, the free cell nearest the i-th
 // corner of the map, and its joins to the top level, in sc.seeds (nil for
 // a grid without free cells).
 func (sc *landmarkScratch) landmark(h *Graph, i int) (image.Point, []core.Edge) {
-	corner := [numLandmarks]image.Point{{0, 0}, {h.w - 1, 0}, {0, h.h - 1}, {h.w - 1, h.h - 1}, {h.w / 2, 0}, {h.w / 2, h.h - 1}, {0, h.h / 2}, {h.w - 1, h.h / 2}}[i]
-	p, ok := h.g.NearestFree(corner)
+	p, ok := h.g.NearestFree(landmarkCorner(h.w, h.h, i))
 	if !ok {
 		return p, nil
 	}
@@ -416,7 +426,14 @@ func (lm *landmarks) settle(h *Graph, sc *landmarkScratch, i int) {
 			continue
 		}
 		sc.done[u] = cur
-		for _, e := range h.edgesAt(lm.level, lm.ids[u]) {
+		var ms []uint64
+		if lm.mask != nil {
+			ms = lm.mask[lm.ids[u]]
+		}
+		for j, e := range h.edgesAt(lm.level, lm.ids[u]) {
+			if ms != nil && ms[j]&lm.bit == 0 {
+				continue // not the class's
+			}
 			w := lm.slot[e.To] - 1
 			if w < 0 {
 				continue
@@ -445,8 +462,12 @@ type altBound struct {
 // start's distance to the goal (through its edges) are largest; any choice
 // keeps the estimate a consistent lower bound.
 func (b *altBound) set(h *Graph, top int, goal, start []core.Edge) {
+	b.setFor(h.lm, top, goal, start)
+}
+
+// setFor is set with the landmarks lm (nil for none).
+func (b *altBound) setFor(lm *landmarks, top int, goal, start []core.Edge) {
 	b.lm = nil
-	lm := h.lm
 	if lm == nil || lm.k == 0 || lm.level != top {
 		return
 	}

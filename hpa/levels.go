@@ -59,16 +59,22 @@ type levelPaths struct {
 // the clusters it rebuilds.
 func (h *Graph) levelSlot(l int, c, a, b int32) *atomic.Pointer[[]int32] {
 	lv := &h.levels[l-2]
-	ms := lv.cm[c]
+	return slotIn(&lv.paths[c], lv.cm[c], a, b)
+}
+
+// slotIn returns where the path from node a to node b of a cluster whose
+// nodes are ms is kept in the cluster's paths p, making them at their
+// first use; nil when a or b is not in ms.
+func slotIn(p *atomic.Pointer[levelPaths], ms []int32, a, b int32) *atomic.Pointer[[]int32] {
 	i, j := slices.Index(ms, a), slices.Index(ms, b)
 	if i < 0 || j < 0 {
 		return nil
 	}
-	lp := lv.paths[c].Load()
+	lp := p.Load()
 	if lp == nil {
 		lp = &levelPaths{k: len(ms), paths: make([]atomic.Pointer[[]int32], len(ms)*len(ms))}
-		if !lv.paths[c].CompareAndSwap(nil, lp) {
-			lp = lv.paths[c].Load()
+		if !p.CompareAndSwap(nil, lp) {
+			lp = p.Load()
 		}
 	}
 	return &lp.paths[i*lp.k+j]

@@ -134,41 +134,7 @@ func TestLandmarkBound(t *testing.T) {
 			if b := &sr.adist.alt; b.nact != min(activeLandmarks, h.lm.k) || len(slices.Compact(slices.Sorted(slices.Values(b.act[:b.nact])))) != b.nact {
 				t.Fatalf("graph %d, %v→%v: active landmarks %v, want %d distinct ones", hi, pq[0], pq[1], b.act[:b.nact], min(activeLandmarks, h.lm.k))
 			}
-			nn := int32(len(h.nodes))
-			// The query's graph, reversed, from the goal.
-			g := simple.NewWeightedDirectedGraph(0, math.Inf(1))
-			var edges []core.Edge
-			for n := range nn + 2 {
-				g.AddNode(simple.Node(int64(n)))
-			}
-			for n := range nn + 1 {
-				edges = sr.view.AppendEdges(edges[:0], n)
-				for _, e := range edges {
-					g.SetWeightedEdge(simple.WeightedEdge{F: simple.Node(int64(e.To)), T: simple.Node(int64(n)), W: e.Cost})
-				}
-			}
-			tree := path.DijkstraFrom(simple.Node(int64(nn+1)), g)
-			for n := range nn + 1 {
-				d := tree.WeightTo(int64(n))
-				if math.IsInf(d, 1) {
-					continue
-				}
-				est := sr.adist.Estimate(n)
-				what := fmt.Sprintf("graph %d, %v→%v, node %d", hi, pq[0], pq[1], n)
-				if est > d*(1+1e-12)+1e-9 {
-					t.Fatalf("%s: estimate %v above the distance %v", what, est, d)
-				}
-				if n < nn && est > h.distance(h.nodes[n].cell(), pq[1])+1e-9 {
-					raised++
-				}
-				edges = sr.view.AppendEdges(edges[:0], n)
-				for _, e := range edges {
-					if ev := sr.adist.Estimate(e.To); est > e.Cost+ev+1e-9 {
-						t.Fatalf("%s: estimate %v above %v + %v across an edge to %d", what, est, e.Cost, ev, e.To)
-					}
-				}
-				checked++
-			}
+			raised += checkEstimate(t, fmt.Sprintf("graph %d, %v→%v", hi, pq[0], pq[1]), &sr.view, &sr.adist, &checked)
 		}
 	}
 	if checked < 1000 || raised == 0 {

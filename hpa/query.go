@@ -142,10 +142,9 @@ type view struct {
 	cluster int32 // that cluster
 	start   []core.Edge
 	// For a class of an annotated graph (annotated.go): node n's edges
-	// are followed where bit is in emask[moff[n]:moff[n+1]]; emask is nil
-	// for a Graph.
-	emask []uint64
-	moff  []int32
+	// at the level are followed where bit is in masks[n], one mask per
+	// edge; masks is nil for a Graph.
+	masks [][]uint64
 	bit   uint64
 	// Edges into the goal: from node n when goalStamp[n] == stamp.
 	goalCost  []float64
@@ -190,10 +189,10 @@ func (v *view) AppendEdges(dst []core.Edge, n int32) []core.Edge {
 		return dst // the goal: the search ends there
 	}
 	switch {
-	case v.emask != nil:
-		ms := v.emask[v.moff[n]:v.moff[n+1]]
-		for i, e := range h.adj[n] {
-			if ms[i]&v.bit != 0 {
+	case v.masks != nil:
+		ms := v.masks[n]
+		for i, e := range h.edgesAt(v.level, n) {
+			if ms[i]&v.bit != 0 && v.inside(e.To) {
 				dst = append(dst, e)
 			}
 		}

@@ -1,0 +1,182 @@
+package hpa
+
+import (
+	"slices"
+	"sync/atomic"
+
+	"github.com/cairn-nav/cairn/core"
+	"github.com/cairn-nav/cairn/internal/parallel"
+)
+
+// The levels of an annotated graph above the first are those of a Graph
+// (levels.go) with each edge masked with its classes. A node of level l is
+// a node with an edge of level l−1 across a level-l border; such an edge
+// is an edge of level l with the same mask, and the node serves the
+// classes of those edges. Inside each level-l cluster, for each class, the
+// nodes that serve it are joined by the shortest paths between them along
+// the class's edges of level l−1 confined to the cluster (clusterAPSP with
+// the class's bit), pruned as a Graph's are (clusterAPSP.prune, which keeps
+// each class's distances as its edges alone give them), and edges between
+// the same nodes at the same cost are one edge with the union of the
+// masks.
+
+// perNode returns, per node n, the masks mask[off[n]:off[n+1]].
+func perNode(off []int32, mask []uint64) [][]uint64 {
+	out := make([][]uint64, len(off)-1)
+	for n := range out {
+		out[n] = mask[off[n]:off[n+1]:off[n+1]]
+	}
+	return out
+}
+
+// buildLevels adds levels 2 to levels to a, whose level 1 is complete,
+// each from the one below.
+func (a *Annotated) buildLevels(levels int) {
+	h := a.base
+	h.levels = nil
+	for l := 2; l <= levels; l++ {
+		lv, masks, lmask := a.buildLevel(l)
+		h.levels = append(h.levels, lv)
+		a.masks[l], a.lmask[l-2] = masks, lmask
+		for range a.ctx {
+			a.lpaths = append(a.lpaths, make([]atomic.Pointer[levelPaths], len(lv.cm)))
+		}
+	}
+}
+
+// levelSlot returns where class k's path of level l−1 from node u to node
+// v, both nodes of level l's cluster c, is kept; nil when either is not.
+func (a *Annotated) levelSlot(l, k int, c, u, v int32) *atomic.Pointer[[]int32] {
+	return slotIn(&a.lpaths[(l-2)*len(a.ctx)+k][c], a.base.levels[l-2].cm[c], u, v)
+}
+
+// buildLevel returns level l of a, whose levels below are complete: the
+// level, its edges' masks per node and the classes each node serves.
+func (a *Annotated) buildLevel(l int) (level, [][]uint64, []uint64) {
+	h := a.base
+	side := h.levelSide(l)
+	ncx, ncy := (h.w+side-1)/side, (h.h+side-1)/side
+	lv := level{side: side, ncx: ncx}
+	nn := len(h.nodes)
+	below := a.masks[l-1]
+
+	members := make([][]int32, ncx*ncy)
+	lmask := make([]uint64, nn)
+	var inter []halfEdge
+	for n := range int32(nn) {
+		c := h.clusterAt(l, h.nodes[n].cell())
+		for i, e := range h.edgesAt(l-1, n) {
+			if h.clusterAt(l, h.nodes[e.To].cell()) != c {
+				inter = append(inter, halfEdge{from: n, e: e, mask: below[n][i]})
+				lmask[n] |= below[n][i]
+			}
+		}
+		if lmask[n] != 0 {
+			members[c] = append(members[c], n)
+		}
+	}
+
+	type scratch struct {
+		ap  clusterAPSP
+		ids []int32
+		buf []intraEdge
+	}
+	intra := make([][]intraEdge, len(members))
+	parallel.ForEach(len(members), func() *scratch { return &scratch{} }, func(sc *scratch, c int32) {
+		sc.buf = sc.buf[:0]
+		for k := range a.ctx {
+			bit := uint64(1) << k
+			sc.ids = sc.ids[:0]
+			for _, n := range members[c] {
+				if lmask[n]&bit != 0 {
+					sc.ids = append(sc.ids, n)
+				}
+			}
+			if len(sc.ids) < 2 {
+				continue
+			}
+			sc.ap.mask, sc.ap.bit = below, bit
+			sc.ap.run(h, l-1, l, c, sc.ids)
+			k0 := len(sc.buf)
+			sc.buf = sc.ap.prune(sc.buf, sc.ids)
+			for i := k0; i < len(sc.buf); i++ {
+				sc.buf[i].mask = bit
+			}
+		}
+		intra[c] = mergeMasks(sc.buf)
+	})
+
+	off, edges, emask := layoutMasked(nn, inter, intra, true)
+	lv.adj = make([][]core.Edge, nn)
+	for n := range nn {
+		lv.adj[n] = edges[off[n]:off[n+1]:off[n+1]]
+	}
+	lv.cm = members
+	lv.paths = make([]atomic.Pointer[levelPaths], len(members))
+	lv.tables = make([]atomic.Pointer[endTable], len(members))
+	lv.nedges = len(edges)
+	for _, ms := range members {
+		lv.nmembers += len(ms)
+	}
+	return lv, perNode(off, emask), lmask
+}
+
+// serves reports whether node n serves the class of mask bit at level l.
+func (a *Annotated) serves(l int, n int32, bit uint64) bool {
+	if l == 1 {
+		return a.nmask[n]&bit != 0
+	}
+	return a.lmask[l-2][n]&bit != 0
+}
+
+// levelMembers appends to dst the nodes of level-l cluster c (l > 1)
+// that serve the class of mask bit.
+func (a *Annotated) levelMembers(dst []int32, l int, c int32, bit uint64) []int32 {
+	for _, n := range a.base.levels[l-2].cm[c] {
+		if a.lmask[l-2][n]&bit != 0 {
+			dst = append(dst, n)
+		}
+	}
+	return dst
+}
+
+// measureLandmarks measures each class's landmarks on the top level, as a
+// Graph measures its own (landmarks.go): the free cells of the class's
+// grid nearest the corners and the middles of the sides, joined to the top
+// level as a query's ends are, and a Dijkstra search from each along the
+// class's edges of the top level.
+func (a *Annotated) measureLandmarks() {
+	h := a.base
+	top := h.Levels()
+	sr := NewAnnotatedSearcher(a)
+	sc := &landmarkScratch{}
+	a.lms = make([]*landmarks, len(a.ctx))
+	for k, x := range a.ctx {
+		bit := uint64(1) << k
+		lm := &landmarks{level: top, slot: make([]int32, len(h.nodes)), mask: a.masks[top], bit: bit}
+		a.lms[k] = lm
+		for n := range int32(len(h.nodes)) {
+			if a.serves(top, n, bit) {
+				lm.ids = append(lm.ids, n)
+				lm.slot[n] = int32(len(lm.ids))
+			}
+		}
+		if len(lm.ids) < 2 {
+			lm.ids, lm.slot = nil, nil
+			continue
+		}
+		lm.k = numLandmarks
+		lm.dist = make([]float64, len(lm.ids)*lm.k)
+		for i := range lm.k {
+			lm.par[i] = make([]int32, len(lm.ids))
+		}
+		sr.use(k)
+		for i := range lm.k {
+			if p, ok := x.g.NearestFree(landmarkCorner(h.w, h.h, i)); ok {
+				sr.join(0, p, bit, top)
+				lm.cell[i], lm.seeds[i] = p, slices.Clone(sr.lift[0][top])
+			}
+			lm.measure(h, sc, i)
+		}
+	}
+}
