@@ -40,13 +40,20 @@ import (
 // optimum. Paths are a few per cent longer than optimal, as those of a
 // [Graph] of one level.
 //
+// Above the first level it has the levels of a Graph (see [Build] and
+// [Options.Levels]), their edges masked likewise: a node of level l is one
+// with an edge of level l−1 across a level-l border, and inside each
+// level-l cluster the nodes that serve a class are joined, for that
+// class, by its shortest paths along its edges of level l−1 in the
+// cluster. Each class has its own landmarks on the top level (ALT, as a
+// Graph's), measured along its edges, and a query joins its ends level by
+// level with searches of the class's edges inside their clusters.
+//
 // It differs from [Classes], which keeps a graph per class (each with its
 // levels, landmarks and tables), in that the classes share one set of
-// nodes and edges; it has a single level, so a long query searches more
-// abstract nodes than on a Classes graph of several. As a Graph does, it
-// keeps the path inside a cluster that a query of a class searched
-// between two nodes, for that class's later queries. It has no in-place
-// update and no file format yet: after an
+// nodes and edges. As a Graph does, it keeps the paths inside clusters
+// that a class's queries refined, at every level, for that class's later
+// queries. It has no in-place update and no file format yet: after an
 // edit of the source grid its queries fail with [ErrStale] and it must be
 // built again. The derived grids are kept per class, as in Classes.
 //
@@ -76,14 +83,13 @@ type Annotated struct {
 }
 
 // BuildAnnotated builds the annotated graph of the given agent classes
-// over g, with the cluster size and max entrance of opt (see [Build]); its
-// Levels must be 0 or 1, as the graph has one level, and its LevelFactor
-// is not used. The filters are copied. It returns an error when g is nil,
-// for a class that [BuildClasses] refuses, or for options Build refuses.
-// It holds g's read lock while it reads g, once the classes' grids are
-// derived. Its cost is about that of one Graph of one level per class,
-// all on runtime.GOMAXPROCS goroutines, plus one O(width·height)
-// derivation per class that needs one.
+// over g, with the cluster size, max entrance, levels and level factor of
+// opt, chosen as [Build] chooses them when 0. The filters are copied. It
+// returns an error when g is nil, for a class that [BuildClasses]
+// refuses, or for options Build refuses. It holds g's read lock while it
+// reads g, once the classes' grids are derived. Its cost is about that of
+// one Graph per class, all on runtime.GOMAXPROCS goroutines, plus one
+// O(width·height) derivation per class that needs one.
 func BuildAnnotated(g *grid.Grid, classes []Class, opt Options) (*Annotated, error) {
 	if g == nil {
 		return nil, errors.New("hpa: nil grid")
@@ -333,11 +339,15 @@ type AnnotatedStats struct {
 	Nodes      int
 	ClassNodes []int
 	// Edges counts directed edges, each once whatever its classes;
-	// ClassEdges[i] those class i may take.
+	// ClassEdges[i] those class i may take. Both count level 1's.
 	Edges      int
 	ClassEdges []int
-	// Bytes is the memory of the nodes and edges: the graph's own, not
-	// counting the classes' grids.
+	// Levels is the number of levels; LevelNodes and LevelEdges count the
+	// nodes and directed edges of the levels above the first, summed.
+	Levels, LevelNodes, LevelEdges int
+	// Bytes is the memory of the nodes, edges and landmarks of every
+	// level: the graph's own, not counting the classes' grids or the
+	// paths that queries keep.
 	Bytes int
 }
 
@@ -366,6 +376,20 @@ func (a *Annotated) Stats() AnnotatedStats {
 	// cluster's list (4), edge offset (4) and edge slice header (24); per
 	// edge: target and cost (16) and mask (8).
 	st.Bytes = st.Nodes*(12+8+4+4+24) + st.Edges*(16+8) + 4*(st.Clusters+1)
+	// Per level above the first: per node ID, its edge and mask slice
+	// headers (48) and classes (8); per member, its place in its
+	// cluster's list (4); per edge, 24 as above.
+	st.Levels = h.Levels()
+	for _, lv := range h.levels {
+		st.LevelNodes += lv.nmembers
+		st.LevelEdges += lv.nedges
+		st.Bytes += len(h.nodes)*(48+8) + lv.nmembers*4 + lv.nedges*(16+8)
+	}
+	// Per class's landmarks: per node ID, its row (4); per row, its node
+	// (4), distances (8 each) and parents (4 each).
+	for _, lm := range a.lms {
+		st.Bytes += 4*len(lm.slot) + len(lm.ids)*(4+12*lm.k)
+	}
 	return st
 }
 

@@ -36,13 +36,14 @@ func BenchmarkAnnotated(b *testing.B) {
 // BenchmarkAnnotatedWorld is BenchmarkAnnotated on the 4096² demo world of
 // mapgen (seed 0) for sizes 1 to 3, with 10 long queries a class (ends
 // more than 2 500 cells apart on the longer axis), for the annotated graph
-// and the classes' graphs, each of the default levels.
+// of the default levels and of one, and the classes' graphs of the default
+// levels.
 func BenchmarkAnnotatedWorld(b *testing.B) {
 	g, err := mapgen.World(mapgen.WorldOptions{Width: 4096, Height: 4096})
 	if err != nil {
 		b.Fatal(err)
 	}
-	benchAnnotated(b, g, []hpa.Class{{}, {Size: 2}, {Size: 3}}, 10, 2500, []string{"annotated", "classes"})
+	benchAnnotated(b, g, []hpa.Class{{}, {Size: 2}, {Size: 3}}, 10, 2500, []string{"annotated", "annotated-1level", "classes"})
 }
 
 // benchAnnotated runs the builds and queries of BenchmarkAnnotated on g

@@ -62,18 +62,21 @@ func NewAnnotatedSearcher(a *Annotated) *AnnotatedSearcher {
 // to dst. A class out of range, a start or goal outside the grid or where
 // the unit does not fit, or a weight out of range is an error; a goal in
 // another connected region of the class's grid is answered at once with
-// status core.Unreachable and nothing appended. q.MaxLevel is not used, as
-// the graph has one level; q.Weight weights the abstract search.
+// status core.Unreachable and nothing appended. q.MaxLevel caps the level
+// of the abstract search and q.Weight weights it, as for a [Searcher].
 //
 // Ends in the same or neighbouring clusters are first searched directly
 // on the class's grid, inside their clusters' bounding box grown by one
 // cluster on every side, as [Searcher.AppendPath] does. Otherwise, or when
 // that window holds no path, start and goal are joined to the nodes of
-// their clusters that serve the class by one Dijkstra search each, the
-// graph is searched with A* along the class's edges, and each edge inside
-// a cluster is refined by an A* search of that cluster the first time a
-// query of the class needs it, then from the path the graph keeps
-// (allocating it then). The result's cost
+// their level-1 clusters that serve the class by one Dijkstra search each,
+// and from those to the class's nodes of their clusters at each level up
+// to the highest that separates them, by a Dijkstra search of the class's
+// edges of the level below inside the cluster; that level is searched
+// with A* along the class's edges, guided by its landmarks, and each edge
+// inside a cluster is refined level by level into cells, by an A* search
+// inside the cluster the first time a query of the class needs it, then
+// from the path the graph keeps (allocating it then). The result's cost
 // is that of the path on the class's grid.
 //
 // A query holds off [grid.Grid.SetCells] of the source grid while it runs;
