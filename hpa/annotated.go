@@ -53,9 +53,11 @@ import (
 // levels, landmarks and tables), in that the classes share one set of
 // nodes and edges. As a Graph does, it keeps the paths inside clusters
 // that a class's queries refined, at every level, for that class's later
-// queries. It has no in-place update and no file format yet: after an
-// edit of the source grid its queries fail with [ErrStale] and it must be
-// built again. The derived grids are kept per class, as in Classes.
+// queries. [Annotated.WriteTo] and [ReadAnnotated] write it to a file and
+// read it back, for graphs built offline. It has no in-place update: after
+// an edit of the source grid its queries fail with [ErrStale] and it must
+// be built (or read) again. The derived grids are kept per class, as in
+// Classes.
 //
 // An Annotated value does not change once built, and is safe for
 // concurrent queries, one [AnnotatedSearcher] per goroutine.
@@ -111,9 +113,19 @@ func BuildAnnotated(g *grid.Grid, classes []Class, opt Options) (*Annotated, err
 	}
 	g.RLock()
 	defer g.RUnlock()
-	a := &Annotated{cl: c, base: newGraph(g, cs, me, lf), version: g.Version()}
+	a, inter := newAnnotated(c, cs, me, lf)
+	a.finish(inter, a.intraEdges(opt.Progress), levels)
+	return a, nil
+}
+
+// newAnnotated returns the annotated graph of classes c with clusters of
+// cs, entrances split above me and level factor lf, with its nodes and
+// the classes they serve, and its inter-cluster edges, which it leaves to
+// finish. The caller holds the source grid's read lock.
+func newAnnotated(c *Classes, cs, me, lf int) (*Annotated, []halfEdge) {
+	a := &Annotated{cl: c, base: newGraph(c.src, cs, me, lf), version: c.src.Version()}
 	for _, e := range c.cls {
-		a.ctx = append(a.ctx, newGraph(e.g, cs, me, 2))
+		a.ctx = append(a.ctx, newGraph(e.g, cs, me, lf))
 	}
 	ts := a.transitions()
 	a.base.makeNodes(ts)
@@ -126,14 +138,20 @@ func BuildAnnotated(g *grid.Grid, classes []Class, opt Options) (*Annotated, err
 	for _, e := range inter {
 		a.nmask[e.from] |= e.mask
 	}
-	var off []int32
-	off, a.base.edges, a.emask = layoutMasked(len(a.base.nodes), inter, a.intraEdges(opt.Progress), true)
+	return a, inter
+}
+
+// finish lays out level 1 from its inter-cluster edges and the edges
+// inside each cluster, and builds the levels up to levels and the
+// landmarks.
+func (a *Annotated) finish(inter []halfEdge, intra [][]intraEdge, levels int) {
+	off, edges, emask := layoutMasked(len(a.base.nodes), inter, intra, true)
+	a.base.edges, a.emask = edges, emask
 	a.masks[1] = perNode(off, a.emask)
 	a.base.off = off
 	a.base.finish()
 	a.buildLevels(levels)
 	a.measureLandmarks()
-	return a, nil
 }
 
 // order returns the classes from the most restrictive to the least: by

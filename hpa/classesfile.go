@@ -98,19 +98,7 @@ func (c *Classes) WriteTo(w io.Writer) (int64, error) {
 	e.U32(uint32(c.src.Width()))
 	e.U32(uint32(c.src.Height()))
 	e.U32(uint32(len(c.cls)))
-	for _, cl := range c.cls {
-		e.U32(uint32(cl.k))
-		if cl.f == nil {
-			e.Byte(0)
-			continue
-		}
-		e.Byte(1)
-		for _, v := range cl.f.Cost {
-			e.U64(math.Float64bits(v))
-		}
-		e.Bytes(packBits(&cl.f.Exclude))
-		e.Bytes(packBits(&cl.f.Include))
-	}
+	writeClassRecords(e, c.cls)
 	var bad error
 	for i, cl := range c.cls {
 		st := cl.h.Stats()
@@ -125,6 +113,23 @@ func (c *Classes) WriteTo(w io.Writer) (int64, error) {
 		return n, bad
 	}
 	return n, err
+}
+
+// writeClassRecords writes the class records of cls (see the format).
+func writeClassRecords(e *binfile.Writer, cls []class) {
+	for _, cl := range cls {
+		e.U32(uint32(cl.k))
+		if cl.f == nil {
+			e.Byte(0)
+			continue
+		}
+		e.Byte(1)
+		for _, v := range cl.f.Cost {
+			e.U64(math.Float64bits(v))
+		}
+		e.Bytes(packBits(&cl.f.Exclude))
+		e.Bytes(packBits(&cl.f.Include))
+	}
 }
 
 // packBits returns the 256 flags of b as 32 bytes, flag a bit a%8 of
@@ -197,36 +202,9 @@ func ReadClasses(r io.Reader, name string, g *grid.Grid) (*Classes, error) {
 
 	// Read everything, check the sum, then check the content, so that a
 	// damaged file reads as such rather than as odd classes.
-	classes := make([]Class, nc)
-	recAt := make([]int64, nc)
-	for i := range classes {
-		recAt[i] = d.Offset()
-		b := d.Scratch(classRecordSize)
-		if err := d.Read(b, fmt.Sprintf("record of class %d", i)); err != nil {
-			return nil, err
-		}
-		k, flag := le.Uint32(b), b[4]
-		if k < 1 || k > grid.MaxClearance {
-			return nil, ferr(recAt[i], "class %d: unit size %d, want 1 to %d", i, k, grid.MaxClearance)
-		}
-		if flag > 1 {
-			return nil, ferr(recAt[i]+4, "class %d: filter flag %d, want 0 (none) or 1", i, flag)
-		}
-		classes[i].Size = int(k)
-		if flag == 0 {
-			continue
-		}
-		fb := d.Scratch(filterSize)
-		if err := d.Read(fb, fmt.Sprintf("filter of class %d", i)); err != nil {
-			return nil, err
-		}
-		f := new(grid.Filter)
-		for a := range 256 {
-			f.Cost[a] = math.Float64frombits(le.Uint64(fb[8*a:]))
-			f.Exclude[a] = fb[2048+a/8]>>(a%8)&1 != 0
-			f.Include[a] = fb[2080+a/8]>>(a%8)&1 != 0
-		}
-		classes[i].Filter = f
+	classes, recAt, err := readClassRecords(d, ferr, int(nc))
+	if err != nil {
+		return nil, err
 	}
 	graphs := make([][]byte, nc)
 	graphAt := make([]int64, nc)
@@ -263,16 +241,8 @@ func ReadClasses(r io.Reader, name string, g *grid.Grid) (*Classes, error) {
 
 	// The content: the filters' costs as BuildClasses checks them, then
 	// each class's graph against the class's grid.
-	for i, cl := range classes {
-		f := cl.Filter
-		if f == nil {
-			continue
-		}
-		for a, v := range f.Cost {
-			if uint8(a) != grid.AreaSolid && !f.Exclude[a] && v != 0 && !(v >= 1 && v <= grid.MaxCost) {
-				return nil, ferr(recAt[i]+classRecordSize+8*int64(a), "class %d: filter cost %v for area %d, want 0 or a value in [1, %g]", i, v, a, float64(grid.MaxCost))
-			}
-		}
+	if err := checkFilterCosts(classes, recAt, ferr); err != nil {
+		return nil, err
 	}
 	c, err := newClasses(g, classes)
 	if err != nil {
@@ -305,4 +275,59 @@ func ReadClasses(r io.Reader, name string, g *grid.Grid) (*Classes, error) {
 		}
 	}
 	return c, nil
+}
+
+// readClassRecords reads n class records (see the format), returning the
+// classes and the offset of each record; ferr makes its errors.
+func readClassRecords(d *binfile.Reader, ferr func(off int64, format string, args ...any) error, n int) ([]Class, []int64, error) {
+	le := binary.LittleEndian
+	classes := make([]Class, n)
+	recAt := make([]int64, n)
+	for i := range classes {
+		recAt[i] = d.Offset()
+		b := d.Scratch(classRecordSize)
+		if err := d.Read(b, fmt.Sprintf("record of class %d", i)); err != nil {
+			return nil, nil, err
+		}
+		k, flag := le.Uint32(b), b[4]
+		if k < 1 || k > grid.MaxClearance {
+			return nil, nil, ferr(recAt[i], "class %d: unit size %d, want 1 to %d", i, k, grid.MaxClearance)
+		}
+		if flag > 1 {
+			return nil, nil, ferr(recAt[i]+4, "class %d: filter flag %d, want 0 (none) or 1", i, flag)
+		}
+		classes[i].Size = int(k)
+		if flag == 0 {
+			continue
+		}
+		fb := d.Scratch(filterSize)
+		if err := d.Read(fb, fmt.Sprintf("filter of class %d", i)); err != nil {
+			return nil, nil, err
+		}
+		f := new(grid.Filter)
+		for a := range 256 {
+			f.Cost[a] = math.Float64frombits(le.Uint64(fb[8*a:]))
+			f.Exclude[a] = fb[2048+a/8]>>(a%8)&1 != 0
+			f.Include[a] = fb[2080+a/8]>>(a%8)&1 != 0
+		}
+		classes[i].Filter = f
+	}
+	return classes, recAt, nil
+}
+
+// checkFilterCosts checks the filters' costs of classes, whose records
+// are at recAt, as BuildClasses checks them.
+func checkFilterCosts(classes []Class, recAt []int64, ferr func(off int64, format string, args ...any) error) error {
+	for i, cl := range classes {
+		f := cl.Filter
+		if f == nil {
+			continue
+		}
+		for a, v := range f.Cost {
+			if uint8(a) != grid.AreaSolid && !f.Exclude[a] && v != 0 && !(v >= 1 && v <= grid.MaxCost) {
+				return ferr(recAt[i]+classRecordSize+8*int64(a), "class %d: filter cost %v for area %d, want 0 or a value in [1, %g]", i, v, a, float64(grid.MaxCost))
+			}
+		}
+	}
+	return nil
 }

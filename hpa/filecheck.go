@@ -153,6 +153,10 @@ func (rs *runs) groups(h *Graph, s *shape, c int32) {
 	}
 	for i := first; i < end; i++ {
 		p := h.nodes[i].cell()
+		if !h.g.Passable(p) { // an annotated graph's node that h's class cannot use
+			s.src[i] = -1
+			continue
+		}
 		lo, hi := rs.row[p.Y-r.Min.Y], rs.row[p.Y-r.Min.Y+1]
 		k, _ := slices.BinarySearch(rs.x1[lo:hi], int32(p.X)+1) // the run holding p, a free cell
 		root := rs.parent.Find(lo + int32(k))
