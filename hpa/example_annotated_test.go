@@ -1,6 +1,7 @@
 package hpa_test
 
 import (
+	"bytes"
 	"fmt"
 	"image"
 	"strings"
@@ -57,4 +58,37 @@ func ExampleBuildAnnotated() {
 	// tank: found, 29 cells, cost 31.7279
 	// scout: found, 23 cells, cost 25.7279
 	// 14 nodes (per class [14 10 14]), 52 edges (per class [36 24 36])
+}
+
+func ExampleReadAnnotated() {
+	g, err := grid.ReadMap(strings.NewReader("type octile\nheight 4\nwidth 12\nmap\n......@.....\n......@.....\n............\n......@.....\n"), "gate.map", grid.Options{})
+	if err != nil {
+		panic(err)
+	}
+	classes := []hpa.Class{{Size: 1}, {Size: 2}}
+	a, err := hpa.BuildAnnotated(g, classes, hpa.Options{ClusterSize: 4})
+	if err != nil {
+		panic(err)
+	}
+	// Offline: write the graph (a tool would write a file atomically).
+	var file bytes.Buffer
+	if _, err := a.WriteTo(&file); err != nil {
+		panic(err)
+	}
+	// In the game: read it back for the same map, and query.
+	b, err := hpa.ReadAnnotated(&file, "gate.hpn", g)
+	if err != nil {
+		panic(err)
+	}
+	q := hpa.NewAnnotatedSearcher(b)
+	for i := range classes {
+		_, res, err := q.AppendPath(nil, i, image.Pt(0, 0), image.Pt(10, 2), hpa.Query{})
+		if err != nil {
+			panic(err)
+		}
+		fmt.Printf("size %d: %v\n", classes[i].Size, res.Status)
+	}
+	// Output:
+	// size 1: found
+	// size 2: unreachable
 }
