@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"image"
 	"math"
 	"reflect"
@@ -232,12 +233,7 @@ func FuzzReadAnnotated(f *testing.F) {
 				if r.Status != core.Found {
 					continue
 				}
-				if err := checkUnitPath(g, cl, path, p[0], p[1]); err != nil {
-					t.Fatalf("class %d %v→%v: %v", i, p[0], p[1], err)
-				}
-				if cost, err := cg.PathCost(path); err != nil || math.Abs(cost-r.Cost) > 1e-9*cost {
-					t.Fatalf("class %d %v→%v: cost %v, path cost %v (%v)", i, p[0], p[1], r.Cost, cost, err)
-				}
+				checkClassPath(t, fmt.Sprintf("class %d", i), g, cg, cl, p, path, r, 0)
 			}
 		}
 	})

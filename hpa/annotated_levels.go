@@ -4,7 +4,6 @@ import (
 	"slices"
 	"sync/atomic"
 
-	"github.com/cairn-nav/cairn/core"
 	"github.com/cairn-nav/cairn/internal/parallel"
 )
 
@@ -107,17 +106,7 @@ func (a *Annotated) buildLevel(l int) (level, [][]uint64, []uint64) {
 	})
 
 	off, edges, emask := layoutMasked(nn, inter, intra, true)
-	lv.adj = make([][]core.Edge, nn)
-	for n := range nn {
-		lv.adj[n] = edges[off[n]:off[n+1]:off[n+1]]
-	}
-	lv.cm = members
-	lv.paths = make([]atomic.Pointer[levelPaths], len(members))
-	lv.tables = make([]atomic.Pointer[endTable], len(members))
-	lv.nedges = len(edges)
-	for _, ms := range members {
-		lv.nmembers += len(ms)
-	}
+	lv.set(off, edges, members)
 	return lv, perNode(off, emask), lmask
 }
 
@@ -153,22 +142,11 @@ func (a *Annotated) measureLandmarks() {
 	a.lms = make([]*landmarks, len(a.ctx))
 	for k, x := range a.ctx {
 		bit := uint64(1) << k
-		lm := &landmarks{level: top, slot: make([]int32, len(h.nodes)), mask: a.masks[top], bit: bit}
+		lm := newLandmarks(top, len(h.nodes), func(n int32) bool { return a.serves(top, n, bit) })
+		lm.mask, lm.bit = a.masks[top], bit
 		a.lms[k] = lm
-		for n := range int32(len(h.nodes)) {
-			if a.serves(top, n, bit) {
-				lm.ids = append(lm.ids, n)
-				lm.slot[n] = int32(len(lm.ids))
-			}
-		}
-		if len(lm.ids) < 2 {
-			lm.ids, lm.slot = nil, nil
+		if lm.k == 0 {
 			continue
-		}
-		lm.k = numLandmarks
-		lm.dist = make([]float64, len(lm.ids)*lm.k)
-		for i := range lm.k {
-			lm.par[i] = make([]int32, len(lm.ids))
 		}
 		sr.use(k)
 		for i := range lm.k {

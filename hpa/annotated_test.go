@@ -48,26 +48,13 @@ func TestAnnotatedPaths(t *testing.T) {
 			}
 			exact, mine := grid.NewSearcher(cg), hpa.NewSearcher(c.Graph(i))
 			for _, p := range classPairs(testmap.NewRand(seed*10+int64(i)), cg, pairs) {
-				path, res, err := q.AppendPath(nil, i, p[0], p[1], hpa.Query{})
-				_, opt, err2 := exact.AppendPath(nil, p[0], p[1], grid.Query{})
-				if err != nil || err2 != nil || res.Status != opt.Status {
-					t.Fatalf("%s %v→%v: annotated %v (%v), grid %v (%v)", what, p[0], p[1], res.Status, err, opt.Status, err2)
-				}
-				if res.Status != core.Found {
+				res, opt, found := askAnnotated(t, what, q, exact, g, cg, cl, i, p)
+				if !found {
 					continue
 				}
-				if err := checkUnitPath(g, cl, path, p[0], p[1]); err != nil {
-					t.Fatalf("%s %v→%v: %v\n%s", what, p[0], p[1], err, testmap.Render(cg, path))
-				}
-				if cost, err := cg.PathCost(path); err != nil || math.Abs(cost-res.Cost) > 1e-9*cost {
-					t.Fatalf("%s %v→%v: result cost %v, path cost %v (%v)", what, p[0], p[1], res.Cost, cost, err)
-				}
-				if res.Cost < opt.Cost-1e-9 {
-					t.Fatalf("%s %v→%v: cost %v below the optimum %v", what, p[0], p[1], res.Cost, opt.Cost)
-				}
-				st[i].add(res.Cost, opt.Cost)
+				st[i].add(res.Cost, opt)
 				if _, r, err := mine.AppendPath(nil, p[0], p[1], hpa.Query{}); err == nil && r.Status == core.Found {
-					own[i].add(r.Cost, opt.Cost)
+					own[i].add(r.Cost, opt)
 				}
 			}
 		}
@@ -125,24 +112,11 @@ func TestAnnotatedLevels(t *testing.T) {
 			cg := a.Grid(i)
 			exact, mine := grid.NewSearcher(cg), hpa.NewSearcher(c.Graph(i))
 			for _, p := range classPairs(testmap.NewRand(seed*10+int64(i)), cg, pairs) {
-				path, res, err := q.AppendPath(nil, i, p[0], p[1], hpa.Query{})
-				_, opt, err2 := exact.AppendPath(nil, p[0], p[1], grid.Query{})
-				if err != nil || err2 != nil || res.Status != opt.Status {
-					t.Fatalf("%s %v→%v: annotated %v (%v), grid %v (%v)", what, p[0], p[1], res.Status, err, opt.Status, err2)
-				}
-				if res.Status != core.Found {
+				res, opt, found := askAnnotated(t, what, q, exact, g, cg, cl, i, p)
+				if !found {
 					continue
 				}
-				if err := checkUnitPath(g, cl, path, p[0], p[1]); err != nil {
-					t.Fatalf("%s %v→%v: %v\n%s", what, p[0], p[1], err, testmap.Render(cg, path))
-				}
-				if cost, err := cg.PathCost(path); err != nil || math.Abs(cost-res.Cost) > 1e-9*cost {
-					t.Fatalf("%s %v→%v: result cost %v, path cost %v (%v)", what, p[0], p[1], res.Cost, cost, err)
-				}
-				if res.Cost < opt.Cost-1e-9 {
-					t.Fatalf("%s %v→%v: cost %v below the optimum %v", what, p[0], p[1], res.Cost, opt.Cost)
-				}
-				st[i].add(res.Cost, opt.Cost)
+				st[i].add(res.Cost, opt)
 				if d := p[0].Sub(p[1]); max(d.X, -d.X, d.Y, -d.Y) > 64 {
 					long++
 				}
@@ -152,7 +126,7 @@ func TestAnnotatedLevels(t *testing.T) {
 					t.Fatalf("%s %v→%v: capped at level 1 %v (%v), one level %v (%v)", what, p[0], p[1], r1.Cost, err1, r2.Cost, err2)
 				}
 				if _, r, err := mine.AppendPath(nil, p[0], p[1], hpa.Query{}); err == nil && r.Status == core.Found {
-					own[i].add(r.Cost, opt.Cost)
+					own[i].add(r.Cost, opt)
 				}
 			}
 		}
@@ -166,6 +140,24 @@ func TestAnnotatedLevels(t *testing.T) {
 			t.Errorf("class %d: mean suboptimality %.2f%%, want ≤ 10%% and within a point of its own graph's %.2f%%", i, 100*m, 100*own[i].mean())
 		}
 	}
+}
+
+// askAnnotated answers p for class i (cl, of grid cg over source g) on
+// q and by the exact search on cg, failing the test when either fails or
+// they disagree on the status; when a path is found it checks it
+// (checkClassPath) and returns the result, the optimum and true.
+func askAnnotated(t *testing.T, what string, q *hpa.AnnotatedSearcher, exact *grid.Searcher, g, cg *grid.Grid, cl hpa.Class, i int, p [2]image.Point) (hpa.Result, float64, bool) {
+	t.Helper()
+	path, res, err := q.AppendPath(nil, i, p[0], p[1], hpa.Query{})
+	_, opt, err2 := exact.AppendPath(nil, p[0], p[1], grid.Query{})
+	if err != nil || err2 != nil || res.Status != opt.Status {
+		t.Fatalf("%s %v→%v: annotated %v (%v), grid %v (%v)", what, p[0], p[1], res.Status, err, opt.Status, err2)
+	}
+	if res.Status != core.Found {
+		return res, opt.Cost, false
+	}
+	checkClassPath(t, what, g, cg, cl, p, path, res, opt.Cost)
+	return res, opt.Cost, true
 }
 
 // sameCells reports whether two grids have the same passable cells and

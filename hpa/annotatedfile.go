@@ -2,8 +2,6 @@ package hpa
 
 import (
 	"encoding/binary"
-	"errors"
-	"fmt"
 	"io"
 	"math"
 	"math/bits"
@@ -143,34 +141,12 @@ func (a *Annotated) WriteTo(w io.Writer) (int64, error) {
 // the build's time (see the README). It holds g's read lock once the
 // grids are derived; g must not be edited while it runs.
 func ReadAnnotated(r io.Reader, name string, g *grid.Grid) (*Annotated, error) {
-	if g == nil {
-		return nil, errors.New("hpa: nil grid")
-	}
-	where, prefix := "", "hpa"
-	if name != "" {
-		where, prefix = name+": ", "hpa: "+name
-	}
-	ferr := func(off int64, format string, args ...any) error {
-		return &FormatError{off, where + fmt.Sprintf(format, args...)}
-	}
-	d := binfile.NewReader(r, prefix, func(off int64, msg string) error { return ferr(off, "%s", msg) })
-	hdr := d.Scratch(annotatedHeaderSize)
-	if err := d.Header(hdr, annotatedMagic, "Cairn annotated graph"); err != nil {
+	d, ferr, hdr, err := openClassesFile(r, name, g, annotatedMagic, "Cairn annotated graph", annotatedVersion, annotatedHeaderSize, "annotated graph was")
+	if err != nil {
 		return nil, err
 	}
 	le := binary.LittleEndian
-	if v := le.Uint32(hdr[8:]); v != annotatedVersion {
-		return nil, ferr(8, "unknown version %d, want %d", v, annotatedVersion)
-	}
-	fileFP, fw, fh := le.Uint64(hdr[12:]), le.Uint32(hdr[20:]), le.Uint32(hdr[24:])
-	g.RLock()
-	fp := classesFingerprint(g)
-	g.RUnlock()
 	w, ht := g.Width(), g.Height()
-	if fp != fileFP || uint64(fw) != uint64(w) || uint64(fh) != uint64(ht) {
-		return nil, ferr(12, "annotated graph was built for another map or other area types: file fingerprint %016x (%d×%d), map fingerprint %016x (%d×%d)",
-			fileFP, fw, fh, fp, w, ht)
-	}
 	cs32, me32, levels, lf := le.Uint32(hdr[28:]), le.Uint32(hdr[32:]), le.Uint32(hdr[36:]), le.Uint32(hdr[40:])
 	nc, nn, ne := le.Uint32(hdr[44:]), le.Uint32(hdr[48:]), le.Uint32(hdr[52:])
 	switch {
@@ -207,22 +183,14 @@ func ReadAnnotated(r io.Reader, name string, g *grid.Grid) (*Annotated, error) {
 	if err != nil {
 		return nil, err
 	}
-	sumAt, want := d.Offset(), d.CRC()
-	sum := d.Scratch(4)
-	if err := d.Read(sum, "checksum"); err != nil {
+	if err := d.Checksum(); err != nil {
 		return nil, err
-	}
-	if got := le.Uint32(sum); got != want {
-		return nil, ferr(sumAt, "checksum %08x, want %08x: the file is damaged", got, want)
 	}
 
 	// The content: the classes, the nodes their grids give, then each edge.
-	if err := checkFilterCosts(classes, recAt, ferr); err != nil {
-		return nil, err
-	}
-	c, err := newClasses(g, classes)
+	c, err := classesOf(g, classes, recAt, ferr)
 	if err != nil {
-		return nil, ferr(56, "%v", err) // not reached: the classes were checked
+		return nil, err
 	}
 	g.RLock()
 	defer g.RUnlock()

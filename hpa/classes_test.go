@@ -127,6 +127,23 @@ func checkUnitPath(g *grid.Grid, cl hpa.Class, path []image.Point, from, to imag
 	return nil
 }
 
+// checkClassPath checks path, found for a unit of class cl from p[0] to
+// p[1] with result res: legal for the unit's footprint on the source grid
+// g, costing res.Cost on the class's grid cg, and not below opt, the
+// class's optimum.
+func checkClassPath(t *testing.T, what string, g, cg *grid.Grid, cl hpa.Class, p [2]image.Point, path []image.Point, res hpa.Result, opt float64) {
+	t.Helper()
+	if err := checkUnitPath(g, cl, path, p[0], p[1]); err != nil {
+		t.Fatalf("%s %v→%v: %v\n%s", what, p[0], p[1], err, testmap.Render(cg, path))
+	}
+	if cost, err := cg.PathCost(path); err != nil || math.Abs(cost-res.Cost) > 1e-9*cost {
+		t.Fatalf("%s %v→%v: result cost %v, path cost %v (%v)", what, p[0], p[1], res.Cost, cost, err)
+	}
+	if res.Cost < opt-1e-9 {
+		t.Fatalf("%s %v→%v: cost %v below the optimum %v", what, p[0], p[1], res.Cost, opt)
+	}
+}
+
 // classPairs draws n pairs of free cells of g, half of them anywhere and
 // half in its largest region, where paths are long.
 func classPairs(r *rand.Rand, g *grid.Grid, n int) [][2]image.Point {
@@ -185,15 +202,7 @@ func TestClassesPaths(t *testing.T) {
 				if res.Status != core.Found {
 					continue
 				}
-				if err := checkUnitPath(g, cl, path, p[0], p[1]); err != nil {
-					t.Fatalf("%s %v→%v: %v\n%s", what, p[0], p[1], err, testmap.Render(cg, path))
-				}
-				if cost, err := cg.PathCost(path); err != nil || math.Abs(cost-res.Cost) > 1e-9*cost {
-					t.Fatalf("%s %v→%v: result cost %v, path cost %v (%v)", what, p[0], p[1], res.Cost, cost, err)
-				}
-				if res.Cost < opt.Cost-1e-9 {
-					t.Fatalf("%s %v→%v: cost %v below the optimum %v", what, p[0], p[1], res.Cost, opt.Cost)
-				}
+				checkClassPath(t, what, g, cg, cl, p, path, res, opt.Cost)
 				st[i].add(res.Cost, opt.Cost)
 			}
 		}

@@ -168,33 +168,11 @@ func packBits(b *[256]bool) []byte {
 // bytes in memory until they are read. g must not be edited while it
 // runs. It shares no state, so calls may run concurrently.
 func ReadClasses(r io.Reader, name string, g *grid.Grid) (*Classes, error) {
-	if g == nil {
-		return nil, errors.New("hpa: nil grid")
-	}
-	where, prefix := "", "hpa"
-	if name != "" {
-		where, prefix = name+": ", "hpa: "+name
-	}
-	ferr := func(off int64, format string, args ...any) error {
-		return &FormatError{off, where + fmt.Sprintf(format, args...)}
-	}
-	d := binfile.NewReader(r, prefix, func(off int64, msg string) error { return ferr(off, "%s", msg) })
-	hdr := d.Scratch(classesHeaderSize)
-	if err := d.Header(hdr, classesMagic, "classes"); err != nil {
+	d, ferr, hdr, err := openClassesFile(r, name, g, classesMagic, "classes", classesVersion, classesHeaderSize, "classes were")
+	if err != nil {
 		return nil, err
 	}
 	le := binary.LittleEndian
-	if v := le.Uint32(hdr[8:]); v != classesVersion {
-		return nil, ferr(8, "unknown version %d, want %d", v, classesVersion)
-	}
-	fileFP, fw, fh := le.Uint64(hdr[12:]), le.Uint32(hdr[20:]), le.Uint32(hdr[24:])
-	g.RLock()
-	fp := classesFingerprint(g)
-	g.RUnlock()
-	if w, h := g.Width(), g.Height(); fp != fileFP || uint64(fw) != uint64(w) || uint64(fh) != uint64(h) {
-		return nil, ferr(12, "classes were built for another map or other area types: file fingerprint %016x (%d×%d), map fingerprint %016x (%d×%d)",
-			fileFP, fw, fh, fp, w, h)
-	}
 	nc := le.Uint32(hdr[28:])
 	if nc < 1 || nc > MaxClasses {
 		return nil, ferr(28, "%d classes, want 1 to %d", nc, MaxClasses)
@@ -230,23 +208,15 @@ func ReadClasses(r io.Reader, name string, g *grid.Grid) (*Classes, error) {
 		}
 		graphs[i] = buf
 	}
-	sumAt, want := d.Offset(), d.CRC()
-	sum := d.Scratch(4)
-	if err := d.Read(sum, "checksum"); err != nil {
+	if err := d.Checksum(); err != nil {
 		return nil, err
-	}
-	if got := le.Uint32(sum); got != want {
-		return nil, ferr(sumAt, "checksum %08x, want %08x: the file is damaged", got, want)
 	}
 
 	// The content: the filters' costs as BuildClasses checks them, then
 	// each class's graph against the class's grid.
-	if err := checkFilterCosts(classes, recAt, ferr); err != nil {
-		return nil, err
-	}
-	c, err := newClasses(g, classes)
+	c, err := classesOf(g, classes, recAt, ferr)
 	if err != nil {
-		return nil, ferr(32, "%v", err) // not reached: the classes were checked
+		return nil, err
 	}
 	for i := range c.cls {
 		br := bytes.NewReader(graphs[i])
@@ -277,9 +247,49 @@ func ReadClasses(r io.Reader, name string, g *grid.Grid) (*Classes, error) {
 	return c, nil
 }
 
+// errorAt makes a *FormatError at a byte offset of a file.
+type errorAt func(off int64, format string, args ...any) error
+
+// openClassesFile starts reading a file of agent classes for source grid
+// g (the classes file, the annotated graph file), called name in errors:
+// it reads the header of size bytes and checks the magic, the version and
+// the source fingerprint and size (bytes 8 to 27 of both formats), the
+// last refused as what "built for another map". It returns the reader, the
+// errors' maker and the header.
+func openClassesFile(r io.Reader, name string, g *grid.Grid, magic, kind string, version uint32, size int, what string) (*binfile.Reader, errorAt, []byte, error) {
+	if g == nil {
+		return nil, nil, nil, errors.New("hpa: nil grid")
+	}
+	where, prefix := "", "hpa"
+	if name != "" {
+		where, prefix = name+": ", "hpa: "+name
+	}
+	ferr := func(off int64, format string, args ...any) error {
+		return &FormatError{off, where + fmt.Sprintf(format, args...)}
+	}
+	d := binfile.NewReader(r, prefix, func(off int64, msg string) error { return ferr(off, "%s", msg) })
+	hdr := d.Scratch(size)
+	if err := d.Header(hdr, magic, kind); err != nil {
+		return nil, nil, nil, err
+	}
+	le := binary.LittleEndian
+	if v := le.Uint32(hdr[8:]); v != version {
+		return nil, nil, nil, ferr(8, "unknown version %d, want %d", v, version)
+	}
+	fileFP, fw, fh := le.Uint64(hdr[12:]), le.Uint32(hdr[20:]), le.Uint32(hdr[24:])
+	g.RLock()
+	fp := classesFingerprint(g)
+	g.RUnlock()
+	if w, h := g.Width(), g.Height(); fp != fileFP || uint64(fw) != uint64(w) || uint64(fh) != uint64(h) {
+		return nil, nil, nil, ferr(12, "%s built for another map or other area types: file fingerprint %016x (%d×%d), map fingerprint %016x (%d×%d)",
+			what, fileFP, fw, fh, fp, w, h)
+	}
+	return d, ferr, hdr, nil
+}
+
 // readClassRecords reads n class records (see the format), returning the
 // classes and the offset of each record; ferr makes its errors.
-func readClassRecords(d *binfile.Reader, ferr func(off int64, format string, args ...any) error, n int) ([]Class, []int64, error) {
+func readClassRecords(d *binfile.Reader, ferr errorAt, n int) ([]Class, []int64, error) {
 	le := binary.LittleEndian
 	classes := make([]Class, n)
 	recAt := make([]int64, n)
@@ -315,9 +325,9 @@ func readClassRecords(d *binfile.Reader, ferr func(off int64, format string, arg
 	return classes, recAt, nil
 }
 
-// checkFilterCosts checks the filters' costs of classes, whose records
-// are at recAt, as BuildClasses checks them.
-func checkFilterCosts(classes []Class, recAt []int64, ferr func(off int64, format string, args ...any) error) error {
+// classesOf returns the classes read from records at recAt, over source
+// grid g, their filters' costs checked as BuildClasses checks them.
+func classesOf(g *grid.Grid, classes []Class, recAt []int64, ferr errorAt) (*Classes, error) {
 	for i, cl := range classes {
 		f := cl.Filter
 		if f == nil {
@@ -325,9 +335,13 @@ func checkFilterCosts(classes []Class, recAt []int64, ferr func(off int64, forma
 		}
 		for a, v := range f.Cost {
 			if uint8(a) != grid.AreaSolid && !f.Exclude[a] && v != 0 && !(v >= 1 && v <= grid.MaxCost) {
-				return ferr(recAt[i]+classRecordSize+8*int64(a), "class %d: filter cost %v for area %d, want 0 or a value in [1, %g]", i, v, a, float64(grid.MaxCost))
+				return nil, ferr(recAt[i]+classRecordSize+8*int64(a), "class %d: filter cost %v for area %d, want 0 or a value in [1, %g]", i, v, a, float64(grid.MaxCost))
 			}
 		}
 	}
-	return nil
+	c, err := newClasses(g, classes)
+	if err != nil {
+		return nil, ferr(recAt[0], "%v", err) // not reached: the classes were checked
+	}
+	return c, nil
 }

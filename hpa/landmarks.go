@@ -158,28 +158,36 @@ func (h *Graph) isMember(l int, n int32) bool {
 // some 5 500 nodes and 50 000 edges.
 func (h *Graph) measureLandmarks(sc *landmarkScratch) {
 	top := h.Levels()
-	lm := &landmarks{level: top, slot: make([]int32, len(h.nodes))}
+	lm := newLandmarks(top, len(h.nodes), func(n int32) bool { return h.isMember(top, n) })
 	h.lm = lm
-	for n := range int32(len(h.nodes)) {
-		if h.isMember(top, n) {
+	for i := range lm.k {
+		lm.cell[i], lm.seeds[i] = sc.landmark(h, i)
+		lm.seeds[i] = slices.Clone(lm.seeds[i])
+		lm.measure(h, sc, i)
+	}
+}
+
+// newLandmarks returns the landmarks of a level of nn node IDs whose
+// members are the nodes for which member is true, a row each, with no
+// column measured; with fewer than two members, none (k = 0).
+func newLandmarks(level, nn int, member func(n int32) bool) *landmarks {
+	lm := &landmarks{level: level, slot: make([]int32, nn)}
+	for n := range int32(nn) {
+		if member(n) {
 			lm.ids = append(lm.ids, n)
 			lm.slot[n] = int32(len(lm.ids))
 		}
 	}
 	if len(lm.ids) < 2 {
 		lm.ids, lm.slot = nil, nil
-		return
+		return lm
 	}
 	lm.k = numLandmarks
 	lm.dist = make([]float64, len(lm.ids)*lm.k)
 	for i := range lm.k {
 		lm.par[i] = make([]int32, len(lm.ids))
 	}
-	for i := range lm.k {
-		lm.cell[i], lm.seeds[i] = sc.landmark(h, i)
-		lm.seeds[i] = slices.Clone(lm.seeds[i])
-		lm.measure(h, sc, i)
-	}
+	return lm
 }
 
 // landmarkCorner returns the cell of a w×h map that landmark i is

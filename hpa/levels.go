@@ -170,6 +170,14 @@ func (h *Graph) buildLevel(l int) level {
 		}
 	}
 	off, edges := layoutEdges(nn, half, intra)
+	lv.set(off, edges, members)
+	return lv
+}
+
+// set gives lv its edges, per node n edges[off[n]:off[n+1]], and the
+// members of its clusters, with room for their kept paths and tables.
+func (lv *level) set(off []int32, edges []core.Edge, members [][]int32) {
+	nn := len(off) - 1
 	lv.adj = make([][]core.Edge, nn)
 	for n := range nn {
 		lv.adj[n] = edges[off[n]:off[n+1]:off[n+1]]
@@ -181,7 +189,6 @@ func (h *Graph) buildLevel(l int) level {
 	for _, ms := range members {
 		lv.nmembers += len(ms)
 	}
-	return lv
 }
 
 // levelScratch runs the searches of one level's clusters.

@@ -409,7 +409,7 @@ func (f *meshFile) readSections(d *binfile.Reader, nbytes, n, p, e int) error {
 		err = f.readLandmarks(d, n)
 	}
 	if err == nil {
-		err = readSum(d)
+		err = d.Checksum()
 	}
 	return err
 }
@@ -436,18 +436,6 @@ func (f *meshFile) readPolys(d *binfile.Reader, p, e int) error {
 	})
 }
 
-// readSum reads the checksum and checks it against the bytes before it.
-func readSum(d *binfile.Reader) error {
-	sumAt, want := d.Offset(), d.CRC()
-	sum := d.Scratch(4)
-	if err := d.Read(sum, "checksum"); err != nil {
-		return err
-	}
-	if got := binary.LittleEndian.Uint32(sum); got != want {
-		return &FormatError{sumAt, fmt.Sprintf("checksum %08x, want %08x: the file is damaged", got, want)}
-	}
-	return nil
-}
 
 // Offsets of records.
 func (f *meshFile) vertOffset(i int) int64 { return f.vertAt + vertexSize*int64(i) }

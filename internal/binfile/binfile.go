@@ -121,6 +121,20 @@ func (d *Reader) Header(hdr []byte, magic, kind string) error {
 	return d.Read(hdr[len(magic):], "header")
 }
 
+// Checksum reads the file's trailing CRC-32C and checks it against the
+// bytes read before it: a mismatch is a format error at its offset.
+func (d *Reader) Checksum() error {
+	at, want := d.off, d.crc
+	sum := d.Scratch(4)
+	if err := d.Read(sum, "checksum"); err != nil {
+		return err
+	}
+	if got := binary.LittleEndian.Uint32(sum); got != want {
+		return d.formatErr(at, fmt.Sprintf("checksum %08x, want %08x: the file is damaged", got, want))
+	}
+	return nil
+}
+
 // Read fills p; the end of the input before p is full is a truncated file,
 // reported as a format error naming what was being read.
 func (d *Reader) Read(p []byte, what string) error {
