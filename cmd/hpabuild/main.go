@@ -5,6 +5,12 @@
 // Usage:
 //
 //	hpabuild -map FILE.map -o FILE.hpa [-cluster N] [-max-entrance N] [-levels L] [-level-factor F] [-png FILE]
+//	hpabuild -map FILE.map -o FILE.hpn -sizes K,... [-cluster N] [-max-entrance N] [-levels L] [-level-factor F]
+//
+// With -sizes it builds instead one annotated graph (hpa.BuildAnnotated)
+// for units of those sizes, which share its nodes and edges, and writes it
+// in the annotated-graph format, which hpa.ReadAnnotated and "pathfind
+// route -algo hpa -size K -graph FILE.hpn" load.
 //
 // It checks first that the graph file can be written (its directory exists
 // and takes files, and it is not a directory itself), then builds, writes
@@ -61,6 +67,7 @@ type flags struct {
 	png          string // picture to write; empty for none
 	opt          hpa.Options
 	maps         *mapflag.Flags
+	sizes        string // -sizes: an annotated graph of these unit sizes; empty for a Graph
 }
 
 func newFlagSet(f *flags) *flag.FlagSet {
@@ -74,6 +81,8 @@ func newFlagSet(f *flags) *flag.FlagSet {
 	fs.IntVar(&f.opt.Levels, "levels", 0, fmt.Sprintf("levels of the hierarchy, `L` from 1 to %d; 0 chooses from the map size", hpa.MaxLevels))
 	fs.IntVar(&f.opt.LevelFactor, "level-factor", 0, fmt.Sprintf("each level's cluster is `F`×F clusters of the level below, F from 2 to %d; smaller F makes\n"+
 		"in-place updates cheaper and long queries dearer; 0 chooses from the map size, 4 or 2 (see hpa.Options.LevelFactor)", hpa.MaxLevelFactor))
+	fs.StringVar(&f.sizes, "sizes", "", fmt.Sprintf("build one annotated graph for units of the sizes `K,...` (distinct, 1 to %d, such as 1,2,3), a K×K unit anchored\n"+
+		"at its top-left cell, and write it in the annotated-graph format (for hpa.ReadAnnotated); not with -png", cli.MaxSize))
 	fs.StringVar(&f.png, "png", "", "also draw the graph to PNG `file`: the map, cluster borders (higher levels darker), level-1 edges as thin\n"+
 		"grey-blue lines, nodes coloured by their highest level (1 grey-blue, 2 teal, 3 orange, 4 brown); edges are left\n"+
 		"out below 2 pixels a cell (maps over 512 cells a side); maps over 1024 cells a side are scaled down")
@@ -81,8 +90,9 @@ func newFlagSet(f *flags) *flag.FlagSet {
 }
 
 func printUsage(w io.Writer) {
-	fmt.Fprintf(w, "usage: hpabuild -map FILE.map -o FILE.hpa [-cluster N] [-max-entrance N] [-levels L] [-level-factor F] [-png FILE]\n\n")
-	fmt.Fprintf(w, "Build the HPA* graph of a Moving AI map and write it to a graph file.\n\nFlags:\n")
+	fmt.Fprintf(w, "usage: hpabuild -map FILE.map -o FILE.hpa [-cluster N] [-max-entrance N] [-levels L] [-level-factor F] [-png FILE]\n")
+	fmt.Fprintf(w, "       hpabuild -map FILE.map -o FILE.hpn -sizes K,... [-cluster N] [-max-entrance N] [-levels L] [-level-factor F]\n\n")
+	fmt.Fprintf(w, "Build the HPA* graph of a Moving AI map and write it to a graph file; with -sizes, one annotated graph\nfor units of those sizes.\n\nFlags:\n")
 	fs := newFlagSet(&flags{})
 	fs.SetOutput(w)
 	fs.PrintDefaults()
@@ -124,6 +134,15 @@ func build(args []string, stdout, stderr io.Writer) error {
 		return cli.Usagef("-png %s is the map itself", f.png)
 	case f.png != "" && (filepath.Clean(f.png) == filepath.Clean(f.out) || cli.SameFile(f.png, f.out)):
 		return cli.Usagef("-png %s is the graph file too", f.png)
+	case f.png != "" && f.sizes != "":
+		return cli.Usagef("-png draws a graph of one class, not the annotated graph of -sizes")
+	}
+	var sizes []int
+	if f.sizes != "" {
+		var err error
+		if sizes, err = cli.ParseSizes(f.sizes); err != nil {
+			return err
+		}
 	}
 	// Fail before the build, not after it.
 	if err := atomicfile.Check(f.out); err != nil {
@@ -157,6 +176,13 @@ func build(args []string, stdout, stderr io.Writer) error {
 			}
 			bar.Set(done)
 		}
+	}
+	if sizes != nil {
+		return buildAnnotated(stdout, &f, g, sizes, func() {
+			if bar != nil {
+				bar.Finish()
+			}
+		})
 	}
 	var before, after runtime.MemStats
 	runtime.GC()

@@ -11,7 +11,6 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/cairn-nav/cairn/agent"
@@ -163,7 +162,7 @@ func (f *crowdFlags) run(stdout io.Writer) error {
 	case f.refill && !f.useHPA:
 		return cli.Usagef("-refill goes with -hpa")
 	}
-	sizes, err := parseSizes(f.sizes)
+	sizes, err := cli.ParseSizes(f.sizes)
 	if err != nil {
 		return err
 	}
@@ -578,15 +577,3 @@ func (s *crowdSummary) print(w io.Writer) error {
 	return err
 }
 
-// parseSizes reads -sizes: distinct unit sizes from 1 to 8.
-func parseSizes(text string) ([]int, error) {
-	var sizes []int
-	for item := range strings.SplitSeq(text, ",") {
-		k, err := strconv.Atoi(strings.TrimSpace(item))
-		if err != nil || k < 1 || k > 8 || slices.Contains(sizes, k) {
-			return nil, cli.Usagef("-sizes %q, want distinct sizes from 1 to 8 such as 1,2", text)
-		}
-		sizes = append(sizes, k)
-	}
-	return sizes, nil
-}

@@ -84,6 +84,26 @@ func setupRoute(fs *flag.FlagSet) func(io.Writer) error {
 		if err != nil {
 			return err
 		}
+		if rf.algo == "hpa" && rf.graph != "" && (*size != 1 || isAnnotatedFile(rf.graph)) {
+			switch {
+			case !isAnnotatedFile(rf.graph):
+				return cli.Usagef("-size %d with -graph takes an annotated graph file (hpabuild -sizes); %s is not one", *size, rf.graph)
+			case rf.smooth || *pngPath != "":
+				return cli.Usagef("-graph %s is an annotated graph, which takes neither -smooth nor -png", rf.graph)
+			}
+			for _, end := range [2]struct {
+				p    image.Point
+				what string
+			}{{fromCell, "start"}, {toCell, "goal"}} {
+				if err := checkEnd(g, end.p, end.what); err != nil {
+					return fmt.Errorf("%s: %w", *mapPath, err)
+				}
+			}
+			if err := routeAnnotated(stdout, g, rf.graph, *size, fromCell, toCell, hpa.Query{Weight: rf.hpaWeight}, *showPath); err != nil {
+				return fmt.Errorf("%s: %w", *mapPath, err)
+			}
+			return nil
+		}
 		if filter.f != nil && rf.algo == "hpa" {
 			if err := checkEnd(g, fromCell, "start"); err != nil {
 				return fmt.Errorf("%s: %w", *mapPath, err)

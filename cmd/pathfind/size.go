@@ -19,7 +19,7 @@ import (
 func addSizeFlag(fs *flag.FlagSet) *int {
 	return fs.Int("size", 1, "route a unit of size `K`: it covers the K×K cells right of and below the cell it stands on, the\n"+
 		"path holds those top-left cells, and every step keeps all K×K cells free without cutting corners (the\n"+
-		"grid algorithms; -algo hpa builds its graph for the unit and takes no -graph)")
+		"grid algorithms; -algo hpa builds its graph for the unit, or reads an annotated one with -graph, from hpabuild -sizes)")
 }
 
 // checkSize validates -size against the other flags, before any file is
@@ -34,9 +34,6 @@ func checkSize(size int, rf *routerFlags) error {
 	a, _ := lookupAlgo(rf.algo) // rf.check has found it
 	if a.buildPoints != nil {
 		return cli.Usagef("-algo %s takes no -size (it routes a point agent, or one of -radius R)", a.name)
-	}
-	if rf.graph != "" {
-		return cli.Usagef("-size %d takes no -graph: the graph is built for the unit's size", size)
 	}
 	return nil
 }

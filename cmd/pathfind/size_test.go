@@ -116,7 +116,7 @@ func TestRouteSizeErrors(t *testing.T) {
 		{"size 0", route("-size", "0"), 2, "-size 0, want 1 to 255"},
 		{"size too large", route("-size", "256"), 2, "-size 256, want 1 to 255"},
 		{"navmesh", route("-size", "2", "-algo", "navmesh"), 2, "-algo navmesh takes no -size"},
-		{"graph file", route("-size", "2", "-algo", "hpa", "-graph", "g.hpa"), 2, "-size 2 takes no -graph"},
+		{"graph file", route("-size", "2", "-algo", "hpa", "-graph", "g.hpa"), 2, "-size 2 with -graph takes an annotated graph file"},
 		{"start without room", []string{"route", "-map", gap, "-from", "9,0", "-to", "0,3", "-size", "2"}, 1,
 			"start 9,0 leaves no room for a unit of size 2: the largest free square there is 1×1"},
 		{"goal without room", []string{"route", "-map", gap, "-from", "0,3", "-to", "3,1", "-size", "3"}, 1,

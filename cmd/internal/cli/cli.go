@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -62,4 +64,21 @@ func IsTerminal(w io.Writer) bool {
 	}
 	fi, err := f.Stat()
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// MaxSize is the largest unit size ParseSizes accepts.
+const MaxSize = 8
+
+// ParseSizes reads a -sizes flag: distinct unit sizes from 1 to MaxSize,
+// separated by commas, such as "1,2".
+func ParseSizes(text string) ([]int, error) {
+	var sizes []int
+	for item := range strings.SplitSeq(text, ",") {
+		k, err := strconv.Atoi(strings.TrimSpace(item))
+		if err != nil || k < 1 || k > MaxSize || slices.Contains(sizes, k) {
+			return nil, Usagef("-sizes %q, want distinct sizes from 1 to %d such as 1,2", text, MaxSize)
+		}
+		sizes = append(sizes, k)
+	}
+	return sizes, nil
 }
