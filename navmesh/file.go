@@ -436,7 +436,6 @@ func (f *meshFile) readPolys(d *binfile.Reader, p, e int) error {
 	})
 }
 
-
 // Offsets of records.
 func (f *meshFile) vertOffset(i int) int64 { return f.vertAt + vertexSize*int64(i) }
 func (f *meshFile) sizeOffset(i int) int64 { return f.sizeAt + polySizeSize*int64(i) }

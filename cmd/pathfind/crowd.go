@@ -576,4 +576,3 @@ func (s *crowdSummary) print(w io.Writer) error {
 		s.Requests, s.Arrivals, s.Replans, s.Mended, s.Lost, s.NoPath, s.Expansions, s.Waiting, s.AllocsP99, s.AllocsMax, s.AllocFrames)
 	return err
 }
-
