@@ -176,86 +176,116 @@ func btoi(b bool) int {
 }
 
 // transitions returns the shared transitions of every border (see
-// Annotated), border by border, and counts the classes' entrances.
+// Annotated), border by border, and keeps each border's transitions and
+// entrances (summed over the classes) in base.bts and base.bent, and
+// their total in a.entrances.
 func (a *Annotated) transitions() []transition {
-	h, me, ord := a.base, a.base.me, a.order()
+	h := a.base
+	nb := int32(2 * h.ncx * h.ncy)
+	h.bts, h.bent = make([][]transition, nb), make([]int32, nb)
 	var ts []transition
+	starts := make([]int, nb+1)
+	for b := range nb {
+		var n int32
+		ts, n = a.borderTransitions(ts, b)
+		h.bent[b] = n
+		a.entrances += int(n)
+		starts[b+1] = len(ts)
+	}
+	for b := range nb {
+		h.bts[b] = ts[starts[b]:starts[b+1]:starts[b+1]]
+	}
+	return ts
+}
+
+// borderTransitions appends border b's shared transitions to dst and
+// returns them with the border's entrances, summed over the classes.
+func (a *Annotated) borderTransitions(dst []transition, b int32) ([]transition, int32) {
+	h, me := a.base, a.base.me
+	n, across, pair := h.borderPairs(b)
+	if n == 0 {
+		return dst, 0
+	}
 	var chosen []int // pair indices of the border's transitions so far
 	has := func(lo, hi int) bool {
 		return slices.ContainsFunc(chosen, func(i int) bool { return i >= lo && i <= hi })
 	}
-	for b := range int32(2 * h.ncx * h.ncy) {
-		n, across, pair := h.borderPairs(b)
-		if n == 0 {
-			continue
-		}
-		chosen = chosen[:0]
-		for _, k := range ord {
-			g := a.ctx[k].g
-			run := 0
-			for i := 0; i <= n; i++ {
-				if i < n {
-					if p, _ := pair(i); g.Moves(p)&across != 0 {
-						run++
-						continue
-					}
-				}
-				if run == 0 {
+	var entrances int32
+	for _, k := range a.order() {
+		g := a.ctx[k].g
+		run := 0
+		for i := 0; i <= n; i++ {
+			if i < n {
+				if p, _ := pair(i); g.Moves(p)&across != 0 {
+					run++
 					continue
 				}
-				a.entrances++
-				s, e := i-run, i-1
-				switch {
-				case run <= me:
-					if !has(s, e) {
-						chosen = append(chosen, (s+e)/2)
-					}
-				default:
-					if !has(s, s+me-1) {
-						chosen = append(chosen, s)
-					}
-					if !has(e-me+1, e) {
-						chosen = append(chosen, e)
-					}
-				}
-				run = 0
 			}
-		}
-		slices.Sort(chosen)
-		for _, i := range chosen {
-			p, q := pair(i)
-			ts = append(ts, transition{p, q})
+			if run == 0 {
+				continue
+			}
+			entrances++
+			s, e := i-run, i-1
+			switch {
+			case run <= me:
+				if !has(s, e) {
+					chosen = append(chosen, (s+e)/2)
+				}
+			default:
+				if !has(s, s+me-1) {
+					chosen = append(chosen, s)
+				}
+				if !has(e-me+1, e) {
+					chosen = append(chosen, e)
+				}
+			}
+			run = 0
 		}
 	}
-	return ts
+	slices.Sort(chosen)
+	for _, i := range chosen {
+		p, q := pair(i)
+		dst = append(dst, transition{p, q})
+	}
+	return dst, entrances
+}
+
+// costMask is one cost of a step across a transition and the classes
+// whose grids give it.
+type costMask struct {
+	cost float64
+	mask uint64
+}
+
+// stepCosts appends to dst the distinct costs of transition t's step
+// among the classes that may take it, each with those classes, in the
+// order of the classes that first give each.
+func (a *Annotated) stepCosts(dst []costMask, t transition) []costMask {
+	across := eastBit
+	if t.b.Y != t.a.Y {
+		across = southBit
+	}
+	for k, x := range a.ctx {
+		if x.g.Moves(t.a)&across == 0 {
+			continue
+		}
+		c := x.g.StepCost(t.a, t.b)
+		if i := slices.IndexFunc(dst, func(cm costMask) bool { return cm.cost == c }); i >= 0 {
+			dst[i].mask |= 1 << k
+		} else {
+			dst = append(dst, costMask{c, 1 << k})
+		}
+	}
+	return dst
 }
 
 // interEdges returns both directions of each transition's step, one edge
 // per distinct cost among the classes that may take it, masked with them.
 func (a *Annotated) interEdges(ts []transition) []halfEdge {
 	var out []halfEdge
-	type costMask struct {
-		cost float64
-		mask uint64
-	}
 	var cms []costMask
 	for _, t := range ts {
-		across := eastBit
-		if t.b.Y != t.a.Y {
-			across = southBit
-		}
-		cms = cms[:0]
-		for k, x := range a.ctx {
-			if x.g.Moves(t.a)&across == 0 {
-				continue
-			}
-			c := x.g.StepCost(t.a, t.b)
-			if i := slices.IndexFunc(cms, func(cm costMask) bool { return cm.cost == c }); i >= 0 {
-				cms[i].mask |= 1 << k
-			} else {
-				cms = append(cms, costMask{c, 1 << k})
-			}
-		}
+		cms = a.stepCosts(cms[:0], t)
 		u, v := a.base.nodeAt(t.a), a.base.nodeAt(t.b)
 		for _, cm := range cms {
 			out = append(out,
@@ -298,7 +328,7 @@ func (a *Annotated) intraEdges(progress func(done, total int)) [][]intraEdge {
 			}
 			s.buf = s.cls[k].connectAmong(s.buf, c, s.ids, h.nodes, bit)
 		}
-		out[c] = mergeMasks(s.buf)
+		out[c] = mergeMasks(s.buf, func(n int32) int { return h.localIndex(c, n) })
 		if progress != nil {
 			mu.Lock()
 			done++
@@ -311,13 +341,14 @@ func (a *Annotated) intraEdges(progress func(done, total int)) [][]intraEdge {
 
 // mergeMasks returns the edges of es, one per distinct pair of nodes and
 // cost, each with the union of the masks of those it stands for, in the
-// order of from, to and cost; nil when es is empty.
-func mergeMasks(es []intraEdge) []intraEdge {
+// order of from, to and cost, nodes ordered by rank (their place in their
+// cluster's list); nil when es is empty.
+func mergeMasks(es []intraEdge, rank func(n int32) int) []intraEdge {
 	if len(es) == 0 {
 		return nil
 	}
 	slices.SortFunc(es, func(x, y intraEdge) int {
-		return cmp.Or(cmp.Compare(x.from, y.from), cmp.Compare(x.to, y.to), cmp.Compare(x.cost, y.cost))
+		return cmp.Or(cmp.Compare(rank(x.from), rank(y.from)), cmp.Compare(rank(x.to), rank(y.to)), cmp.Compare(x.cost, y.cost))
 	})
 	out := make([]intraEdge, 0, len(es))
 	for _, e := range es {

@@ -75,39 +75,60 @@ func (a *Annotated) buildLevel(l int) (level, [][]uint64, []uint64) {
 		}
 	}
 
-	type scratch struct {
-		ap  clusterAPSP
-		ids []int32
-		buf []intraEdge
-	}
 	intra := make([][]intraEdge, len(members))
-	parallel.ForEach(len(members), func() *scratch { return &scratch{} }, func(sc *scratch, c int32) {
-		sc.buf = sc.buf[:0]
-		for k := range a.ctx {
-			bit := uint64(1) << k
-			sc.ids = sc.ids[:0]
-			for _, n := range members[c] {
-				if lmask[n]&bit != 0 {
-					sc.ids = append(sc.ids, n)
-				}
-			}
-			if len(sc.ids) < 2 {
-				continue
-			}
-			sc.ap.mask, sc.ap.bit = below, bit
-			sc.ap.run(h, l-1, l, c, sc.ids)
-			k0 := len(sc.buf)
-			sc.buf = sc.ap.prune(sc.buf, sc.ids)
-			for i := k0; i < len(sc.buf); i++ {
-				sc.buf[i].mask = bit
-			}
-		}
-		intra[c] = mergeMasks(sc.buf)
+	parallel.ForEach(len(members), func() *annLevelScratch { return &annLevelScratch{} }, func(sc *annLevelScratch, c int32) {
+		intra[c] = a.levelIntra(sc, l, c, members[c], lmask)
 	})
 
 	off, edges, emask := layoutMasked(nn, inter, intra, true)
 	lv.set(off, edges, members)
 	return lv, perNode(off, emask), lmask
+}
+
+// annLevelScratch runs the searches of one level's clusters for each
+// class.
+type annLevelScratch struct {
+	ap  clusterAPSP
+	ids []int32
+	buf []intraEdge
+	pos []int32 // per node ID: its place in the current cluster's list
+}
+
+// levelIntra returns the edges inside level-l cluster c, whose nodes are
+// ms (in the order of a build's IDs) serving the classes lmask gives:
+// per class, the shortest distances between the nodes that serve it
+// along its edges of level l−1 inside the cluster, pruned
+// (clusterAPSP.prune), masked with its bit, then merged (mergeMasks).
+func (a *Annotated) levelIntra(sc *annLevelScratch, l int, c int32, ms []int32, lmask []uint64) []intraEdge {
+	h := a.base
+	below := a.masks[l-1]
+	if len(sc.pos) < len(h.nodes) {
+		sc.pos = make([]int32, len(h.nodes))
+	}
+	for i, n := range ms {
+		sc.pos[n] = int32(i)
+	}
+	sc.buf = sc.buf[:0]
+	for k := range a.ctx {
+		bit := uint64(1) << k
+		sc.ids = sc.ids[:0]
+		for _, n := range ms {
+			if lmask[n]&bit != 0 {
+				sc.ids = append(sc.ids, n)
+			}
+		}
+		if len(sc.ids) < 2 {
+			continue
+		}
+		sc.ap.mask, sc.ap.bit = below, bit
+		sc.ap.run(h, l-1, l, c, sc.ids)
+		k0 := len(sc.buf)
+		sc.buf = sc.ap.prune(sc.buf, sc.ids)
+		for i := k0; i < len(sc.buf); i++ {
+			sc.buf[i].mask = bit
+		}
+	}
+	return mergeMasks(sc.buf, func(n int32) int { return int(sc.pos[n]) })
 }
 
 // serves reports whether node n serves the class of mask bit at level l.
