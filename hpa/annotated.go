@@ -80,6 +80,10 @@ type Annotated struct {
 	// of level l: the paths of level l−1 between its nodes that the
 	// class's queries refined, kept for its later queries.
 	lpaths [][]atomic.Pointer[levelPaths]
+	// mu is held for writing by Update, for reading by queries and
+	// WriteTo; upd is the scratch of updates.
+	mu  sync.RWMutex
+	upd *annUpdateScratch
 	// entrances counts, over the classes, each class's entrances.
 	entrances int
 }
@@ -403,9 +407,11 @@ type AnnotatedStats struct {
 // Stats returns the sizes of the graph, in time linear in its edges; it
 // allocates the two per-class slices.
 func (a *Annotated) Stats() AnnotatedStats {
+	a.mu.RLock()
+	defer a.mu.RUnlock()
 	h := a.base
 	st := AnnotatedStats{
-		Clusters: h.ncx * h.ncy, Entrances: a.entrances, Nodes: len(h.nodes), Edges: len(a.emask),
+		Clusters: h.ncx * h.ncy, Entrances: a.entrances, Nodes: h.nlive,
 		ClassNodes: make([]int, a.Len()), ClassEdges: make([]int, a.Len()),
 	}
 	count := func(dst []int, m uint64) {
@@ -418,8 +424,11 @@ func (a *Annotated) Stats() AnnotatedStats {
 	for _, m := range a.nmask {
 		count(st.ClassNodes, m)
 	}
-	for _, m := range a.emask {
-		count(st.ClassEdges, m)
+	for _, ms := range a.masks[1] {
+		st.Edges += len(ms)
+		for _, m := range ms {
+			count(st.ClassEdges, m)
+		}
 	}
 	// Per node: its cell and cluster (12 bytes), mask (8), place in its
 	// cluster's list (4), edge offset (4) and edge slice header (24); per

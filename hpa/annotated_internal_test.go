@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image"
 	"math"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/graph/path"
@@ -123,6 +124,55 @@ func checkClassLandmarks(t *testing.T, a *Annotated, k int) {
 			if got != want && math.Abs(got-want) > 1e-9*want {
 				t.Fatalf("class %d landmark %d, node %d: distance %v, Dijkstra's %v", k, i, n, got, want)
 			}
+		}
+	}
+}
+
+// TestAnnotatedLandmarkRepair edits a map and updates an annotated graph,
+// of three levels and of one, after each edit, and checks each class's
+// landmarks against those of a fresh build, node by node (by cell): the
+// same cells and the same distances, bit for bit, as the repair promises.
+func TestAnnotatedLandmarkRepair(t *testing.T) {
+	classes := []Class{{}, {Size: 2}, {Size: 3}}
+	for _, opt := range []Options{{ClusterSize: 10, Levels: 3, LevelFactor: 2}, {ClusterSize: 10, Levels: 1}} {
+		g := testmap.Random(44, 120, 90, 0.1, grid.Options{})
+		a, err := BuildAnnotated(g, classes, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := testmap.NewRand(44)
+		repaired := 0
+		for step := range 12 {
+			x, y := r.IntN(g.Width()-6), r.IntN(g.Height()-6)
+			rc := image.Rect(x, y, x+1+r.IntN(5), y+1+r.IntN(5))
+			g.SetCells(rc, step%3 == 2)
+			if err := a.Update(rc); err != nil {
+				t.Fatal(err)
+			}
+			fresh, err := BuildAnnotated(g, classes, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for k := range classes {
+				got, want := a.lms[k], fresh.lms[k]
+				if got.k != want.k || got.cell != want.cell {
+					t.Fatalf("levels %d, edit %d, class %d: %d landmarks at %v, a fresh build's %d at %v", opt.Levels, step, k, got.k, got.cell, want.k, want.cell)
+				}
+				if live := len(got.ids) - len(got.free); live != len(want.ids) {
+					t.Fatalf("levels %d, edit %d, class %d: %d rows, a fresh build's %d", opt.Levels, step, k, live, len(want.ids))
+				}
+				for _, n := range want.ids {
+					m := a.base.nodeAt(fresh.base.nodes[n].cell())
+					gr, wr := got.row(m), want.row(n)
+					if !slices.Equal(gr, wr) {
+						t.Fatalf("levels %d, edit %d, class %d, node at %v: distances %v, a fresh build's %v", opt.Levels, step, k, fresh.base.nodes[n].cell(), gr, wr)
+					}
+					repaired++
+				}
+			}
+		}
+		if repaired == 0 {
+			t.Fatalf("levels %d: no distance compared", opt.Levels)
 		}
 	}
 }

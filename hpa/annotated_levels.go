@@ -1,9 +1,11 @@
 package hpa
 
 import (
+	"image"
 	"slices"
 	"sync/atomic"
 
+	"github.com/cairn-nav/cairn/core"
 	"github.com/cairn-nav/cairn/internal/parallel"
 )
 
@@ -156,26 +158,65 @@ func (a *Annotated) levelMembers(dst []int32, l int, c int32, bit uint64) []int3
 // level as a query's ends are, and a Dijkstra search from each along the
 // class's edges of the top level.
 func (a *Annotated) measureLandmarks() {
+	sr, sc := NewAnnotatedSearcher(a), &landmarkScratch{}
+	a.lms = make([]*landmarks, len(a.ctx))
+	for k := range a.ctx {
+		a.measureClass(sr, sc, k)
+	}
+}
+
+// measureClass measures class k's landmarks from scratch, with sr and sc
+// for its searches.
+func (a *Annotated) measureClass(sr *AnnotatedSearcher, sc *landmarkScratch, k int) {
 	h := a.base
 	top := h.Levels()
-	sr := NewAnnotatedSearcher(a)
-	sc := &landmarkScratch{}
-	a.lms = make([]*landmarks, len(a.ctx))
-	for k, x := range a.ctx {
-		bit := uint64(1) << k
-		lm := newLandmarks(top, len(h.nodes), func(n int32) bool { return a.serves(top, n, bit) })
-		lm.mask, lm.bit = a.masks[top], bit
-		a.lms[k] = lm
-		if lm.k == 0 {
-			continue
+	bit := uint64(1) << k
+	lm := newLandmarks(top, len(h.nodes), func(n int32) bool { return a.serves(top, n, bit) })
+	lm.mask, lm.bit = a.masks[top], bit
+	a.lms[k] = lm
+	if lm.k == 0 {
+		return
+	}
+	join := a.landmarkJoin(sr, k)
+	for i := range lm.k {
+		p, seeds := join(i)
+		lm.cell[i], lm.seeds[i] = p, slices.Clone(seeds)
+		lm.measure(h, sc, i)
+	}
+}
+
+// landmarkJoin returns the function that gives class k's landmark i: the
+// free cell of its grid nearest the landmark's corner, and its joins to
+// the top level (sr's, until its next search; none without a free cell).
+func (a *Annotated) landmarkJoin(sr *AnnotatedSearcher, k int) func(i int) (image.Point, []core.Edge) {
+	h, x := a.base, a.ctx[k]
+	top := h.Levels()
+	return func(i int) (image.Point, []core.Edge) {
+		p, ok := x.g.NearestFree(landmarkCorner(h.w, h.h, i))
+		if !ok {
+			return p, nil
 		}
 		sr.use(k)
-		for i := range lm.k {
-			if p, ok := x.g.NearestFree(landmarkCorner(h.w, h.h, i)); ok {
-				sr.join(0, p, bit, top)
-				lm.cell[i], lm.seeds[i] = p, slices.Clone(sr.lift[0][top])
-			}
-			lm.measure(h, sc, i)
+		sr.join(0, p, uint64(1)<<k, top)
+		return p, sr.lift[0][top]
+	}
+}
+
+// repairLandmarks brings each class's landmarks up to date after an
+// update whose changed nodes of the top level are changed (as
+// Graph.repairLandmarks does), measuring a class's from scratch where
+// they cannot be repaired.
+func (a *Annotated) repairLandmarks(sr *AnnotatedSearcher, sc *landmarkScratch, changed []int32) {
+	h := a.base
+	top := h.Levels()
+	for k := range a.ctx {
+		bit := uint64(1) << k
+		lm := a.lms[k]
+		if lm != nil {
+			lm.mask = a.masks[top] // the array may have grown
+		}
+		if !h.repairWith(lm, sc, changed, func(n int32) bool { return a.serves(top, n, bit) }, a.landmarkJoin(sr, k)) {
+			a.measureClass(sr, sc, k)
 		}
 	}
 }

@@ -91,6 +91,8 @@ func (sr *AnnotatedSearcher) AppendPath(dst []image.Point, class int, from, to i
 	if err != nil {
 		return dst, Result{}, err
 	}
+	a.mu.RLock()
+	defer a.mu.RUnlock()
 	a.cl.src.RLock()
 	defer a.cl.src.RUnlock()
 	if err := a.fresh(); err != nil {

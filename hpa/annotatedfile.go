@@ -60,6 +60,8 @@ const (
 // source; it allocates a 64 KiB buffer. It holds the source grid's read
 // lock and is safe for concurrent queries.
 func (a *Annotated) WriteTo(w io.Writer) (int64, error) {
+	a.mu.RLock()
+	defer a.mu.RUnlock()
 	src := a.cl.src
 	src.RLock()
 	defer src.RUnlock()
@@ -67,12 +69,22 @@ func (a *Annotated) WriteTo(w io.Writer) (int64, error) {
 		return 0, err
 	}
 	h := a.base
+	// The file numbers the nodes as a build does: cluster by cluster, each
+	// cluster's in its order; after updates the IDs differ.
+	order := make([]int32, 0, h.nlive)
+	for _, ids := range h.cnodes {
+		order = append(order, ids...)
+	}
+	renum := make([]int32, len(h.nodes))
+	for i, id := range order {
+		renum[id] = int32(i)
+	}
 	intra := func(n int32, i int) bool { // whether n's edge i is one it writes
 		to := h.adj[n][i].To
-		return to > n && h.nodes[to].cluster == h.nodes[n].cluster
+		return renum[to] > renum[n] && h.nodes[to].cluster == h.nodes[n].cluster
 	}
 	ne := 0
-	for n := range int32(len(h.nodes)) {
+	for _, n := range order {
 		for i := range h.adj[n] {
 			if intra(n, i) {
 				ne++
@@ -90,15 +102,15 @@ func (a *Annotated) WriteTo(w io.Writer) (int64, error) {
 	e.U32(uint32(h.Levels()))
 	e.U32(uint32(h.lf))
 	e.U32(uint32(len(a.ctx)))
-	e.U32(uint32(len(h.nodes)))
+	e.U32(uint32(len(order)))
 	e.U32(uint32(ne))
 	writeClassRecords(e, a.cl.cls)
-	for n := range int32(len(h.nodes)) {
+	for _, n := range order {
 		ms := a.masks[1][n]
 		for i, ed := range h.adj[n] {
 			if intra(n, i) {
-				e.U32(uint32(n))
-				e.U32(uint32(ed.To))
+				e.U32(uint32(renum[n]))
+				e.U32(uint32(renum[ed.To]))
 				e.U64(math.Float64bits(ed.Cost))
 				e.U64(ms[i])
 			}

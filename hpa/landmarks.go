@@ -228,10 +228,20 @@ func (sc *landmarkScratch) landmark(h *Graph, i int) (image.Point, []core.Edge) 
 // count passes from under two to more.
 func (h *Graph) repairLandmarks(sc *landmarkScratch, changed []int32) {
 	top := h.Levels()
-	lm := h.lm
-	if lm == nil || lm.level != top || lm.k == 0 {
+	if !h.repairWith(h.lm, sc, changed, func(n int32) bool { return h.isMember(top, n) }, func(i int) (image.Point, []core.Edge) { return sc.landmark(h, i) }) {
 		h.measureLandmarks(sc)
-		return
+	}
+}
+
+// repairWith is repairLandmarks for landmarks lm of h's top level, whose
+// members are the nodes member reports and whose landmark i's cell and
+// joins join gives. It reports false, having repaired nothing or not
+// all, when lm must be measured from scratch: it is nil, of another
+// level or without columns, or the level would have fewer than two rows.
+func (h *Graph) repairWith(lm *landmarks, sc *landmarkScratch, changed []int32, member func(n int32) bool, join func(i int) (image.Point, []core.Edge)) bool {
+	top := h.Levels()
+	if lm == nil || lm.level != top || lm.k == 0 {
+		return false
 	}
 	k := lm.k
 	if len(lm.slot) < len(h.nodes) {
@@ -249,7 +259,7 @@ func (h *Graph) repairLandmarks(sc *landmarkScratch, changed []int32) {
 		}
 		sc.mark[n] = cur
 		r := lm.slot[n] - 1
-		member := h.isMember(top, n)
+		member := member(n)
 		switch {
 		case r >= 0 && !member:
 			freed = append(freed, r)
@@ -264,7 +274,7 @@ func (h *Graph) repairLandmarks(sc *landmarkScratch, changed []int32) {
 	}
 	sc.lost = lost
 	for i := range k {
-		cell, seeds := sc.landmark(h, i)
+		cell, seeds := join(i)
 		if cell != lm.cell[i] || !slices.Equal(seeds, lm.seeds[i]) {
 			lm.cell[i], lm.seeds[i] = cell, append(lm.seeds[i][:0], seeds...)
 			lm.measure(h, sc, i)
@@ -278,9 +288,16 @@ func (h *Graph) repairLandmarks(sc *landmarkScratch, changed []int32) {
 		}
 	}
 	lm.free = append(lm.free, freed...)
-	if len(lm.ids)-len(lm.free) < 2 {
-		h.measureLandmarks(sc)
+	return len(lm.ids)-len(lm.free) >= 2
+}
+
+// edges returns node n's edges on lm's level, and their masks for a
+// class of an annotated graph (nil for a Graph's landmarks).
+func (lm *landmarks) edges(h *Graph, n int32) ([]core.Edge, []uint64) {
+	if lm.mask == nil {
+		return h.edgesAt(lm.level, n), nil
 	}
+	return h.edgesAt(lm.level, n), lm.mask[n]
 }
 
 // newRow gives node n a row, with no distances yet.
@@ -372,9 +389,17 @@ func (lm *landmarks) repair(h *Graph, sc *landmarkScratch, i int, changed []int3
 			lose(p)
 			continue
 		}
-		es := h.edgesAt(lm.level, n)
+		es, ms := lm.edges(h, n)
 		for c := head[p]; c >= 0; c = next[c] {
-			if dc, to := lm.dist[int(c)*k+i], lm.ids[c]; !slices.ContainsFunc(es, func(e core.Edge) bool { return e.To == to && dp+e.Cost == dc }) {
+			dc, to := lm.dist[int(c)*k+i], lm.ids[c]
+			kept := false
+			for j, e := range es {
+				if e.To == to && dp+e.Cost == dc && (ms == nil || ms[j]&lm.bit != 0) {
+					kept = true
+					break
+				}
+			}
+			if !kept {
 				lose(c)
 			}
 		}
@@ -397,7 +422,11 @@ func (lm *landmarks) repair(h *Graph, sc *landmarkScratch, i int, changed []int3
 			continue
 		}
 		best, from := math.Inf(1), int32(-1)
-		for _, e := range h.edgesAt(lm.level, n) {
+		es, ms := lm.edges(h, n)
+		for j, e := range es {
+			if ms != nil && ms[j]&lm.bit == 0 {
+				continue // not the class's
+			}
 			u := lm.slot[e.To] - 1
 			if u < 0 || sc.mark[u] == cur {
 				continue
@@ -434,11 +463,8 @@ func (lm *landmarks) settle(h *Graph, sc *landmarkScratch, i int) {
 			continue
 		}
 		sc.done[u] = cur
-		var ms []uint64
-		if lm.mask != nil {
-			ms = lm.mask[lm.ids[u]]
-		}
-		for j, e := range h.edgesAt(lm.level, lm.ids[u]) {
+		es, ms := lm.edges(h, lm.ids[u])
+		for j, e := range es {
 			if ms != nil && ms[j]&lm.bit == 0 {
 				continue // not the class's
 			}
