@@ -54,18 +54,19 @@ import (
 // nodes and edges. As a Graph does, it keeps the paths inside clusters
 // that a class's queries refined, at every level, for that class's later
 // queries. [Annotated.WriteTo] and [ReadAnnotated] write it to a file and
-// read it back, for graphs built offline. It has no in-place update: after
-// an edit of the source grid its queries fail with [ErrStale] and it must
-// be built (or read) again. The derived grids are kept per class, as in
-// Classes.
+// read it back, for graphs built offline. After an edit of the source
+// grid its queries fail with [ErrStale] until [Annotated.Update] brings it
+// up to date in place, rebuilding what the edit reaches. The derived
+// grids are kept per class, as in Classes.
 //
-// An Annotated value does not change once built, and is safe for
-// concurrent queries, one [AnnotatedSearcher] per goroutine.
+// An Annotated value changes only in Update, and is safe for concurrent
+// queries, one [AnnotatedSearcher] per goroutine, which wait while an
+// Update runs.
 type Annotated struct {
 	cl      *Classes // the classes and their grids (no graphs)
 	base    *Graph   // geometry on the source grid, and the shared nodes (base.nodes, base.cnodes)
 	ctx     []*Graph // per class: its grid's geometry, for the cluster searches, the shared nodes and the class's kept paths; no edges
-	version uint64   // the source grid's when built
+	version uint64   // the source grid's when built or last updated
 	nmask   []uint64 // per node: the classes it serves at level 1
 	// Per level l (index l, from 1), per node n: the masks of its edges
 	// base.edgesAt(l, n), one each, and (index l−2 of lmask) the classes
