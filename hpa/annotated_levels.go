@@ -158,7 +158,7 @@ func (a *Annotated) levelMembers(dst []int32, l int, c int32, bit uint64) []int3
 // level as a query's ends are, and a Dijkstra search from each along the
 // class's edges of the top level.
 func (a *Annotated) measureLandmarks() {
-	sr, sc := NewAnnotatedSearcher(a), &landmarkScratch{}
+	sr, sc := newAnnotatedSearcher(a), &landmarkScratch{}
 	a.lms = make([]*landmarks, len(a.ctx))
 	for k := range a.ctx {
 		a.measureClass(sr, sc, k)

@@ -48,6 +48,13 @@ func NewAnnotatedSearcher(a *Annotated) *AnnotatedSearcher {
 	if a == nil {
 		panic("hpa: NewAnnotatedSearcher of a nil annotated graph")
 	}
+	a.mu.RLock() // an Update may be changing the nodes
+	defer a.mu.RUnlock()
+	return newAnnotatedSearcher(a)
+}
+
+// newAnnotatedSearcher is NewAnnotatedSearcher for a caller that holds a.mu.
+func newAnnotatedSearcher(a *Annotated) *AnnotatedSearcher {
 	n := len(a.base.nodes)
 	sr := &AnnotatedSearcher{a: a, cls: make([]*annClass, len(a.ctx))}
 	sr.view = view{h: a.base, level: 1, masks: a.masks[1],

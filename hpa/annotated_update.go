@@ -16,7 +16,7 @@ import (
 // sides of a border whose transitions moved get their nodes and edges
 // again (a node whose cell stays keeps its ID), and so do the clusters of
 // each level above that hold one of those; each class's landmarks are
-// then measured again. Queries then answer as on BuildAnnotated of the
+// then repaired on the top level (measured again where they cannot be). Queries then answer as on BuildAnnotated of the
 // edited grid with the same classes and options, and [Annotated.WriteTo]
 // writes the same bytes.
 //
@@ -119,7 +119,7 @@ func (a *Annotated) update(c image.Rectangle) {
 		dirty = a.relevel(l, dirty)
 	}
 	if u.sr == nil {
-		u.sr = NewAnnotatedSearcher(a)
+		u.sr = newAnnotatedSearcher(a)
 	}
 	a.repairLandmarks(u.sr, &u.lm, u.changed)
 }
