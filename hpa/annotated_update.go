@@ -56,44 +56,7 @@ func (a *Annotated) Update(changed image.Rectangle) error {
 // update rebuilds what cells in c (changed on some class's grid) reach.
 func (a *Annotated) update(c image.Rectangle) {
 	h := a.base
-	bounds := image.Rect(0, 0, h.w, h.h)
-	reach := c.Inset(-1).Intersect(bounds) // a changed cell changes its neighbours' moves
-	cx0, cy0 := reach.Min.X/h.cs, reach.Min.Y/h.cs
-	cx1, cy1 := (reach.Max.X-1)/h.cs, (reach.Max.Y-1)/h.cs
-	var dirty []int32
-	mark := func(c int32) {
-		if !slices.Contains(dirty, c) {
-			dirty = append(dirty, c)
-		}
-	}
-	for cy := cy0; cy <= cy1; cy++ {
-		for cx := cx0; cx <= cx1; cx++ {
-			mark(int32(cy*h.ncx + cx))
-		}
-	}
-	var ts []transition
-	for cy := max(cy0-1, 0); cy <= cy1; cy++ {
-		for cx := max(cx0-1, 0); cx <= cx1; cx++ {
-			c := int32(cy*h.ncx + cx)
-			for k := range int32(2) {
-				b := 2*c + k
-				var n int32
-				ts, n = a.borderTransitions(ts[:0], b)
-				a.entrances += int(n - h.bent[b])
-				h.bent[b] = n
-				if slices.Equal(ts, h.bts[b]) {
-					continue
-				}
-				h.bts[b] = slices.Clone(ts)
-				mark(c)
-				if k == 0 {
-					mark(c + 1)
-				} else {
-					mark(c + int32(h.ncx))
-				}
-			}
-		}
-	}
+	dirty := h.rescan(c, a.borderTransitions, &a.entrances)
 	slices.Sort(dirty)
 	u := a.updateScratch()
 	u.changed = u.changed[:0]

@@ -57,8 +57,9 @@ const (
 // [ErrStale], having written nothing, after an edit of the source grid.
 //
 // Its cost is one pass over level 1's edges and a fingerprint of the
-// source; it allocates a 64 KiB buffer. It holds the source grid's read
-// lock and is safe for concurrent queries.
+// source; it allocates a 64 KiB buffer and two words per node (the
+// build's numbering). It holds the source grid's read lock and is safe
+// for concurrent queries.
 func (a *Annotated) WriteTo(w io.Writer) (int64, error) {
 	a.mu.RLock()
 	defer a.mu.RUnlock()
@@ -69,16 +70,7 @@ func (a *Annotated) WriteTo(w io.Writer) (int64, error) {
 		return 0, err
 	}
 	h := a.base
-	// The file numbers the nodes as a build does: cluster by cluster, each
-	// cluster's in its order; after updates the IDs differ.
-	order := make([]int32, 0, h.nlive)
-	for _, ids := range h.cnodes {
-		order = append(order, ids...)
-	}
-	renum := make([]int32, len(h.nodes))
-	for i, id := range order {
-		renum[id] = int32(i)
-	}
+	order, renum := h.buildOrder()       // the file numbers the nodes as a build does
 	intra := func(n int32, i int) bool { // whether n's edge i is one it writes
 		to := h.adj[n][i].To
 		return renum[to] > renum[n] && h.nodes[to].cluster == h.nodes[n].cluster

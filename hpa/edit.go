@@ -99,8 +99,38 @@ func (h *Graph) update(changed image.Rectangle) {
 	if c.Empty() {
 		return
 	}
-	// A changed cell changes the moves of its neighbours too.
-	reach := c.Inset(-1).Intersect(bounds)
+	dirty := h.rescan(c, func(dst []transition, b int32) ([]transition, int32) { return h.borderTransitions(dst, b, h.me) }, &h.entrances)
+	slices.Sort(dirty)
+	for _, c := range dirty {
+		h.renode(c)
+	}
+	for _, c := range dirty {
+		h.relink(c)
+	}
+	// A level's clusters are rebuilt only where the level below changed:
+	// a cluster rebuilt to the same nodes and edges leaves the level above
+	// as it was.
+	for l := 2; l <= h.Levels() && len(dirty) > 0; l++ {
+		dirty = h.relevel(l, dirty)
+	}
+	u := h.scratch()
+	if h.Levels() == 1 { // the landmarks are on level 1, which has no list of what changed
+		h.measureLandmarks(&u.lm)
+	} else {
+		h.repairLandmarks(&u.lm, u.lmChanged) // a clone, without landmarks, measures them
+	}
+	u.lmChanged = u.lmChanged[:0]
+}
+
+// rescan returns the level-1 clusters that an edit of the cells of c
+// reaches, unsorted: those within one cell of c (a changed cell changes
+// its neighbours' moves), and those on both sides of a border whose
+// transitions moved. It scans again the borders with a side within one
+// cell of c with scan, which returns a border's transitions and
+// entrances, keeping them in h.bts and h.bent and the change of the
+// entrance count in *entrances.
+func (h *Graph) rescan(c image.Rectangle, scan func(dst []transition, b int32) ([]transition, int32), entrances *int) []int32 {
+	reach := c.Inset(-1).Intersect(image.Rect(0, 0, h.w, h.h))
 	cx0, cy0 := reach.Min.X/h.cs, reach.Min.Y/h.cs
 	cx1, cy1 := (reach.Max.X-1)/h.cs, (reach.Max.Y-1)/h.cs
 	var dirty []int32
@@ -123,10 +153,10 @@ func (h *Graph) update(changed image.Rectangle) {
 			for k := range int32(2) {
 				b := 2*c + k
 				var n int32
-				ts, n = h.borderTransitions(ts[:0], b, h.me)
+				ts, n = scan(ts[:0], b)
 				// An entrance split into two at its ends keeps the
 				// transitions, not the count.
-				h.entrances += int(n - h.bent[b])
+				*entrances += int(n - h.bent[b])
 				h.bent[b] = n
 				if slices.Equal(ts, h.bts[b]) {
 					continue
@@ -141,26 +171,7 @@ func (h *Graph) update(changed image.Rectangle) {
 			}
 		}
 	}
-	slices.Sort(dirty)
-	for _, c := range dirty {
-		h.renode(c)
-	}
-	for _, c := range dirty {
-		h.relink(c)
-	}
-	// A level's clusters are rebuilt only where the level below changed:
-	// a cluster rebuilt to the same nodes and edges leaves the level above
-	// as it was.
-	for l := 2; l <= h.Levels() && len(dirty) > 0; l++ {
-		dirty = h.relevel(l, dirty)
-	}
-	u := h.scratch()
-	if h.Levels() == 1 { // the landmarks are on level 1, which has no list of what changed
-		h.measureLandmarks(&u.lm)
-	} else {
-		h.repairLandmarks(&u.lm, u.lmChanged) // a clone, without landmarks, measures them
-	}
-	u.lmChanged = u.lmChanged[:0]
+	return dirty
 }
 
 // clusterCells returns the transition cells of cluster c, from its four

@@ -133,16 +133,7 @@ func b2u8(b bool) uint8 {
 func (h *Graph) WriteTo(w io.Writer) (int64, error) {
 	h.mu.RLock()
 	defer h.mu.RUnlock()
-	// The file numbers the nodes as a build does: cluster by cluster, each
-	// cluster's in its order. After in-place updates the IDs differ.
-	order := make([]int32, 0, h.nlive)
-	for _, ids := range h.cnodes {
-		order = append(order, ids...)
-	}
-	renum := make([]int32, len(h.nodes))
-	for i, id := range order {
-		renum[id] = int32(i)
-	}
+	order, renum := h.buildOrder()
 	e := binfile.NewWriter(w)
 	e.Bytes([]byte(fileMagic))
 	e.U32(fileVersion)
@@ -313,6 +304,22 @@ func Read(r io.Reader, g *grid.Grid) (*Graph, error) {
 	hg.finish()
 	hg.buildLevels(int(levels))
 	return hg, nil
+}
+
+// buildOrder returns the node IDs in the order a build numbers them
+// (cluster by cluster, each cluster's in its order), as files number
+// them, and the place of each ID in it; after in-place updates the IDs
+// differ from those places.
+func (h *Graph) buildOrder() (order, renum []int32) {
+	order = make([]int32, 0, h.nlive)
+	for _, ids := range h.cnodes {
+		order = append(order, ids...)
+	}
+	renum = make([]int32, len(h.nodes))
+	for i, id := range order {
+		renum[id] = int32(i)
+	}
+	return order, renum
 }
 
 // Offsets of the sections of a file with n nodes.
