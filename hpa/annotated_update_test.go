@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"image"
 	"math"
-	"sync"
 	"testing"
 
 	"github.com/cairn-nav/cairn/core"
@@ -90,48 +89,9 @@ func TestAnnotatedConcurrent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wall := image.Rect(40, 5, 42, 60)
-	var wg sync.WaitGroup
-	errs := make([]error, a.Len())
-	stop := make(chan struct{})
-	for i := range a.Len() {
-		wg.Go(func() {
-			q := hpa.NewAnnotatedSearcher(a)
-			var pairs [][2]image.Point // cells the wall's edits leave free
-			cg := a.Grid(i)
-			cg.RLock() // read outside a query while the edits run
-			random := testmap.RandomPairs(testmap.NewRand(int64(i)), cg, 100)
-			cg.RUnlock()
-			for _, p := range random {
-				if near := wall.Inset(-3); !p[0].In(near) && !p[1].In(near) {
-					pairs = append(pairs, p)
-				}
-			}
-			for n := 0; ; n++ {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				p := pairs[n%len(pairs)]
-				if _, _, err := q.AppendPath(nil, i, p[0], p[1], hpa.Query{}); err != nil && !errors.Is(err, hpa.ErrStale) {
-					errs[i] = err
-					return
-				}
-			}
-		})
-	}
-	for i := range 20 {
-		g.SetCells(wall, i%2 == 1)
-		if err := a.Update(wall); err != nil {
-			t.Fatal(err)
-		}
-	}
-	close(stop)
-	wg.Wait()
-	for i, err := range errs {
-		if err != nil {
-			t.Errorf("class %d: %v", i, err)
-		}
-	}
+	// Each goroutine makes its searcher while the updates run.
+	raceEdits(t, g, a.Len(), a.Grid, func(i int) func(p [2]image.Point) error {
+		q := hpa.NewAnnotatedSearcher(a)
+		return func(p [2]image.Point) error { _, _, err := q.AppendPath(nil, i, p[0], p[1], hpa.Query{}); return err }
+	}, a.Update)
 }

@@ -354,17 +354,30 @@ func TestClassesConcurrent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	raceEdits(t, g, c.Len(), c.Grid, func(i int) func(p [2]image.Point) error {
+		q := hpa.NewSearcher(c.Graph(i))
+		return func(p [2]image.Point) error { _, _, err := q.AppendPath(nil, p[0], p[1], hpa.Query{}); return err }
+	}, c.Update)
+}
+
+// raceEdits runs, for each of n classes of source grid g (class i's grid
+// gridOf(i)), a goroutine that asks ask(i) for a query and runs it over
+// and over between free cells away from a wall, while the wall is put up
+// and taken down 20 times with update after each edit; every answer must
+// be a path or an ErrStale error. Run with -race.
+func raceEdits(t *testing.T, g *grid.Grid, n int, gridOf func(i int) *grid.Grid, ask func(i int) func(p [2]image.Point) error, update func(image.Rectangle) error) {
+	t.Helper()
 	wall := image.Rect(40, 5, 42, 60)
 	var wg sync.WaitGroup
-	errs := make([]error, c.Len())
+	errs := make([]error, n)
 	stop := make(chan struct{})
-	for i := range c.Len() {
+	for i := range n {
 		wg.Go(func() {
-			q := hpa.NewSearcher(c.Graph(i))
+			query := ask(i)
 			var pairs [][2]image.Point // cells the wall's edits leave free
 			// The grid is read outside a query here, while the edits run:
 			// under its read lock, as SetCells's contract asks.
-			cg := c.Grid(i)
+			cg := gridOf(i)
 			cg.RLock()
 			random := testmap.RandomPairs(testmap.NewRand(int64(i)), cg, 100)
 			cg.RUnlock()
@@ -373,14 +386,13 @@ func TestClassesConcurrent(t *testing.T) {
 					pairs = append(pairs, p)
 				}
 			}
-			for n := 0; ; n++ {
+			for k := 0; ; k++ {
 				select {
 				case <-stop:
 					return
 				default:
 				}
-				p := pairs[n%len(pairs)]
-				if _, _, err := q.AppendPath(nil, p[0], p[1], hpa.Query{}); err != nil && !errors.Is(err, hpa.ErrStale) {
+				if err := query(pairs[k%len(pairs)]); err != nil && !errors.Is(err, hpa.ErrStale) {
 					errs[i] = err
 					return
 				}
@@ -389,7 +401,7 @@ func TestClassesConcurrent(t *testing.T) {
 	}
 	for i := range 20 {
 		g.SetCells(wall, i%2 == 1)
-		if err := c.Update(wall); err != nil {
+		if err := update(wall); err != nil {
 			t.Fatal(err)
 		}
 	}
