@@ -38,7 +38,7 @@ import (
 // on the source grid; its cost is that of the class's grid, on which an
 // exact search ([grid.NewSearcher] on [Annotated.Grid]) gives the class's
 // optimum. Paths are a few per cent longer than optimal, as those of a
-// [Graph] of one level.
+// [Graph] of the same options.
 //
 // Above the first level it has the levels of a Graph (see [Build] and
 // [Options.Levels]), their edges masked likewise: a node of level l is one

@@ -34,7 +34,7 @@ func perNode(off []int32, mask []uint64) [][]uint64 {
 // each from the one below.
 func (a *Annotated) buildLevels(levels int) {
 	h := a.base
-	h.levels = nil
+	h.levels, a.lpaths = nil, nil
 	for l := 2; l <= levels; l++ {
 		lv, masks, lmask := a.buildLevel(l)
 		h.levels = append(h.levels, lv)

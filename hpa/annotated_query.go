@@ -24,7 +24,7 @@ type AnnotatedSearcher struct {
 	abs   *core.Searcher
 	adist absDist
 	path  []int32    // the abstract path of the latest query
-	ids   [2][]int32 // the class's nodes of the start's and the goal's cluster
+	ids   [2][]int32 // per end: the class's nodes of its cluster at the level of the latest join
 	// Per end and level l (index l): an edge to each node of the end's
 	// level-l cluster that serves the class and that the end reaches
 	// inside that cluster along the class's edges, with its cost.
