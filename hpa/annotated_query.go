@@ -134,13 +134,14 @@ func (sr *AnnotatedSearcher) AppendPath(dst []image.Point, class int, from, to i
 		}
 		dst = dst[:n0+1]
 	}
-	if !sr.search(uint64(1)<<class, w, sr.topLevel(from, to, q)) {
+	top := a.base.topLevel(from, to, q)
+	if !sr.search(uint64(1)<<class, w, top) {
 		// Cannot happen on a connected pair: every path leaving a cluster
 		// crosses an entrance of the class, which has a transition that
 		// serves it.
 		return dst[:n0], Result{Status: core.Unreachable, Expanded: sr.exp}, nil
 	}
-	dst, ok := sr.refine(dst, sr.topLevel(from, to, q))
+	dst, ok := sr.refine(dst, top)
 	if !ok {
 		return dst[:n0], Result{}, fmt.Errorf("hpa: internal error: an edge of class %d's abstract path has no path in its cluster", class)
 	}
@@ -243,21 +244,6 @@ func (sr *AnnotatedSearcher) confine(l int, c int32, start []core.Edge) {
 	v.level, v.confine, v.cluster, v.masks = l-1, l, c, sr.a.masks[l-1]
 	v.start = start
 	v.setGoal(nil)
-}
-
-// topLevel returns the highest level, up to q.MaxLevel, at which the
-// ends lie in different clusters.
-func (sr *AnnotatedSearcher) topLevel(from, to image.Point, q Query) int {
-	h := sr.a.base
-	for l := h.Levels(); l > 1; l-- {
-		if q.MaxLevel > 0 && l > q.MaxLevel {
-			continue
-		}
-		if h.clusterAt(l, from) != h.clusterAt(l, to) {
-			return l
-		}
-	}
-	return 1
 }
 
 // refine appends the cells of sr.path, the abstract path of level top,

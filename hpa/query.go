@@ -399,8 +399,11 @@ func (sr *Searcher) window(from, to image.Point) (image.Rectangle, bool) {
 
 // topLevel returns the highest level, up to q.MaxLevel, at which start and
 // goal lie in different clusters: the level of the abstract search.
-func (sr *Searcher) topLevel(from, to image.Point, q Query) int {
-	h := sr.h
+func (sr *Searcher) topLevel(from, to image.Point, q Query) int { return sr.h.topLevel(from, to, q) }
+
+// topLevel returns the highest level of h, up to q.MaxLevel, at which
+// cells from and to lie in different clusters.
+func (h *Graph) topLevel(from, to image.Point, q Query) int {
 	for l := h.Levels(); l > 1; l-- {
 		if q.MaxLevel > 0 && l > q.MaxLevel {
 			continue
