@@ -73,7 +73,6 @@ type Annotated struct {
 	// it serves at level l > 1, none for a node absent from the level.
 	masks [MaxLevels + 1][][]uint64
 	lmask [MaxLevels - 1][]uint64
-	emask []uint64 // level 1's masks, in one array
 	// Per class: its landmarks on the top level (landmarks.go), measured
 	// along its edges.
 	lms []*landmarks
@@ -151,8 +150,8 @@ func newAnnotated(c *Classes, cs, me, lf int) (*Annotated, []halfEdge) {
 // landmarks.
 func (a *Annotated) finish(inter []halfEdge, intra [][]intraEdge, levels int) {
 	off, edges, emask := layoutMasked(len(a.base.nodes), inter, intra, true)
-	a.base.edges, a.emask = edges, emask
-	a.masks[1] = perNode(off, a.emask)
+	a.base.edges = edges
+	a.masks[1] = perNode(off, emask)
 	a.base.off = off
 	a.base.finish()
 	a.buildLevels(levels)
