@@ -954,3 +954,44 @@ func TestReadUpdated(t *testing.T) {
 		g, hg = edited, up
 	}
 }
+
+// TestLongMaxEntrance: a MaxEntrance longer than any entrance (above the
+// cluster size, even above what a file's 32 bits hold) builds the graph
+// of MaxEntrance = ClusterSize, reports that, and writes a file that reads
+// back; so does an annotated graph.
+func TestLongMaxEntrance(t *testing.T) {
+	g := testmap.Random(5, 40, 30, 0.3, grid.Options{})
+	long := hpa.Options{ClusterSize: 8, MaxEntrance: math.MaxInt32 + 5}
+	hg, err := hpa.Build(g, long)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if me := hg.Options().MaxEntrance; me != 8 {
+		t.Errorf("Options().MaxEntrance %d, want the cluster size 8", me)
+	}
+	want, err := hpa.Build(g, hpa.Options{ClusterSize: 8, MaxEntrance: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := encode(t, hg)
+	if !bytes.Equal(b, encode(t, want)) {
+		t.Error("the file differs from that of MaxEntrance = ClusterSize")
+	}
+	back, err := hpa.Read(bytes.NewReader(b), g)
+	if err != nil {
+		t.Fatalf("reading it back: %v", err)
+	}
+	sameQueries(t, hg, back, 5, 50)
+
+	a, err := hpa.BuildAnnotated(g, []hpa.Class{{}, {Size: 2}}, long)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if _, err := a.WriteTo(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := hpa.ReadAnnotated(bytes.NewReader(buf.Bytes()), "long", g); err != nil {
+		t.Errorf("reading the annotated graph back: %v", err)
+	}
+}

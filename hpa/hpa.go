@@ -85,7 +85,9 @@ type Options struct {
 	ClusterSize int
 	// MaxEntrance is the longest entrance that gets a single transition at
 	// its middle; longer ones get two, at their ends. 0 means
-	// DefaultMaxEntrance.
+	// DefaultMaxEntrance. An entrance is at most a cluster's side long, so
+	// a MaxEntrance above ClusterSize acts as ClusterSize, and a graph's
+	// Options report it so.
 	MaxEntrance int
 	// Levels is the number of levels of the hierarchy: 1 is the graph of
 	// transitions alone; each level above groups LevelFactor×LevelFactor
@@ -302,7 +304,7 @@ func (opt Options) sizes() (cs, me int, err error) {
 	if me < 1 {
 		return 0, 0, fmt.Errorf("hpa: max entrance %d, want a positive length", opt.MaxEntrance)
 	}
-	return cs, me, nil
+	return cs, min(me, cs), nil // no entrance is longer than a cluster's side
 }
 
 // build makes the nodes and edges of a graph that newGraph made: the
