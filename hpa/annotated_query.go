@@ -28,19 +28,22 @@ type AnnotatedSearcher struct {
 	// Per end and level l (index l): an edge to each node of the end's
 	// level-l cluster that serves the class and that the end reaches
 	// inside that cluster along the class's edges, with its cost.
-	lift  [2][MaxLevels + 1][]core.Edge
-	seq   [MaxLevels][]int32 // per level l > 1 (index l−2): the latest refinement's path at level l−1
-	exp   int                // nodes expanded by the query so far
-	x     *Graph             // the current class's geometry
-	cl    *annClass          // the current class's searches
-	class int                // the current class
-	ends  [2]image.Point     // the current query's start and goal
+	lift   [2][MaxLevels + 1][]core.Edge
+	seq    [MaxLevels][]int32 // per level l > 1 (index l−2): the latest refinement's path at level l−1
+	exp    int                // nodes expanded by the query so far
+	x      *Graph             // the current class's geometry
+	cl     *annClass          // the current class's searches
+	class  int                // the current class
+	ends   [2]image.Point     // the current query's start and goal
+	stream                    // an incremental query (Begin, Next)
+	sl     annSliced          // a sliced query (BeginSliced, Step)
 }
 
 // annClass holds the searches of one class on its grid.
 type annClass struct {
 	win *clusterSearch    // the window's search and the refinement's
 	ins [2]*clusterSearch // the start's and the goal's cluster searches
+	sl  *core.Sliced      // the window's sliced search, made at the class's first sliced query
 }
 
 // NewAnnotatedSearcher returns a searcher for a. It panics when a is nil.
@@ -90,81 +93,118 @@ func newAnnotatedSearcher(a *Annotated) *AnnotatedSearcher {
 // after an edit of the source grid it fails with [ErrStale].
 func (sr *AnnotatedSearcher) AppendPath(dst []image.Point, class int, from, to image.Point, q Query) ([]image.Point, Result, error) {
 	a := sr.a
-	x, err := a.classOf(class)
-	if err != nil {
-		return dst, Result{}, err
-	}
-	w, err := q.weight()
-	if err != nil {
-		return dst, Result{}, err
-	}
 	a.mu.RLock()
 	defer a.mu.RUnlock()
 	a.cl.src.RLock()
 	defer a.cl.src.RUnlock()
+	res, err := sr.begin(class, from, to, q)
+	if err != nil || res.Status != core.Found {
+		sr.drop()
+		return dst, res, err
+	}
+	n0 := len(dst)
+	dst = append(dst, sr.pending...)
+	dst, ok := sr.refine(dst, -1)
+	sr.drop() // AppendPath leaves no incremental query
+	if !ok {
+		return dst[:n0], Result{}, sr.lost()
+	}
+	return dst, Result{Status: core.Found, Cost: sr.x.pathCost(dst[n0:]), Expanded: sr.exp}, nil
+}
+
+// open starts a query of class from one cell to another, dropping any in
+// progress: it checks the query, makes class the current class and the
+// start the first pending cell, and returns the abstract search's weight;
+// true when the query is answered at once (the goal in another region, or
+// the start), with sr.inc set. The caller holds a.mu and the source
+// grid's read lock.
+func (sr *AnnotatedSearcher) open(class int, from, to image.Point, q Query) (float64, bool, error) {
+	a := sr.a
+	sr.drop()
+	x, err := a.classOf(class)
+	if err != nil {
+		return 0, false, err
+	}
+	w, err := q.weight()
+	if err != nil {
+		return 0, false, err
+	}
 	if err := a.fresh(); err != nil {
-		return dst, Result{}, err
+		return 0, false, err
 	}
 	for _, e := range [2]struct {
 		p    image.Point
 		what string
 	}{{from, "start"}, {to, "goal"}} {
 		if err := x.checkEnd(e.p, e.what); err != nil {
-			return dst, Result{}, fmt.Errorf("%w, for class %d", err, class)
+			return 0, false, fmt.Errorf("%w, for class %d", err, class)
 		}
 	}
+	sr.incAt = a.version
 	if !x.g.Connected(from, to) {
-		return dst, Result{Status: core.Unreachable}, nil
+		sr.inc = Result{Status: core.Unreachable}
+		return w, true, nil
 	}
 	sr.use(class)
 	sr.ends, sr.exp = [2]image.Point{from, to}, 0
-	n0 := len(dst)
-	dst = append(dst, from)
-	if from == to {
-		return dst, Result{Status: core.Found}, nil
+	sr.pending = append(sr.pending[:0], from)
+	sr.inc = Result{Status: core.Found}
+	return w, from == to, nil
+}
+
+// begin answers a query up to its refinement, as Begin does: the whole
+// path in sr.pending when the window around near ends holds one, else
+// the start there and the abstract path in sr.frames. The caller holds
+// a.mu and the source grid's read lock.
+func (sr *AnnotatedSearcher) begin(class int, from, to image.Point, q Query) (Result, error) {
+	w, done, err := sr.open(class, from, to, q)
+	if err != nil || done {
+		return sr.inc, err
 	}
-	if cf, ct := x.clusterOf(from), x.clusterOf(to); x.near(cf, ct) {
-		win := x.clusterRect(cf).Union(x.clusterRect(ct)).Inset(-x.cs).Intersect(x.g.Bounds())
-		var ok bool
-		var e int
-		dst, e, ok = sr.cl.win.appendPathIn(dst, win, from, to)
+	x := sr.x
+	if win, near := x.window(from, to); near {
+		cells, e, ok := sr.cl.win.appendPathIn(sr.pending, win, from, to)
 		sr.exp += e
 		if ok {
-			return dst, Result{Status: core.Found, Cost: x.pathCost(dst[n0:]), Expanded: sr.exp}, nil
+			sr.pending = cells
+			sr.inc = Result{Status: core.Found, Cost: x.pathCost(cells), Expanded: sr.exp}
+			return sr.inc, nil
 		}
-		dst = dst[:n0+1]
+		sr.pending = cells[:1]
 	}
-	top := a.base.topLevel(from, to, q)
-	if !sr.search(uint64(1)<<class, w, top) {
+	top := sr.a.base.topLevel(from, to, q)
+	sr.prepare(uint64(1)<<class, top)
+	nn := int32(len(sr.a.base.nodes))
+	r := sr.abs.Search(nn, nn+1, &sr.adist, core.Query{Weight: w})
+	sr.exp += r.Expanded
+	return sr.abstractFound(r, sr.abs, top), nil
+}
+
+// abstractFound ends the abstract search of level top, whose result is r
+// on searcher s: it sets sr.inc and, for a path, sr.path and the first
+// frame of its refinement.
+func (sr *AnnotatedSearcher) abstractFound(r core.Result, s interface {
+	AppendPath([]int32, int32) []int32
+}, top int) Result {
+	sr.adist.alt.lm = nil // the searches inside clusters use none
+	if r.Status != core.Found {
 		// Cannot happen on a connected pair: every path leaving a cluster
 		// crosses an entrance of the class, which has a transition that
 		// serves it.
-		return dst[:n0], Result{Status: core.Unreachable, Expanded: sr.exp}, nil
+		sr.pending = sr.pending[:0]
+		sr.inc = Result{Status: core.Unreachable, Expanded: sr.exp}
+		return sr.inc
 	}
-	dst, ok := sr.refine(dst, top)
-	if !ok {
-		return dst[:n0], Result{}, fmt.Errorf("hpa: internal error: an edge of class %d's abstract path has no path in its cluster", class)
-	}
-	return dst, Result{Status: core.Found, Cost: x.pathCost(dst[n0:]), Expanded: sr.exp}, nil
+	sr.path = s.AppendPath(sr.path[:0], r.End)
+	sr.frames = append(sr.frames[:0], refineFrame{level: top, path: sr.path, k: 1})
+	sr.inc = Result{Status: core.Found, Cost: r.Cost, Expanded: sr.exp}
+	return sr.inc
 }
 
-// search joins the ends to the nodes of their clusters that serve the
-// class of mask bit, at level 1 by a Dijkstra search of the cluster's
-// cells and at each level l up to top by one of the class's edges of
-// level l−1 inside the end's level-l cluster, then searches level top
-// along the class's edges with weight w; it reports whether it found a
-// path, then in sr.path.
-func (sr *AnnotatedSearcher) search(bit uint64, w float64, top int) bool {
-	sr.prepare(bit, top)
-	nn := int32(len(sr.a.base.nodes))
-	r := sr.abs.Search(nn, nn+1, &sr.adist, core.Query{Weight: w})
-	sr.adist.alt.lm = nil // the searches inside clusters use none
-	sr.exp += r.Expanded
-	if r.Status != core.Found {
-		return false
-	}
-	sr.path = sr.abs.AppendPath(sr.path[:0], r.End)
-	return true
+// lost is the error of a refinement whose search found no path, which a
+// correct graph never gives.
+func (sr *AnnotatedSearcher) lost() error {
+	return fmt.Errorf("hpa: internal error: an edge of class %d's abstract path has no path in its cluster", sr.class)
 }
 
 // prepare joins the ends to the nodes of level top that serve the class
@@ -246,28 +286,35 @@ func (sr *AnnotatedSearcher) confine(l int, c int32, start []core.Edge) {
 	v.setGoal(nil)
 }
 
-// refine appends the cells of sr.path, the abstract path of level top,
-// after its start, which dst ends with (see refineAt). It reports false
-// when a search finds no path, which a correct graph never gives.
-func (sr *AnnotatedSearcher) refine(dst []image.Point, top int) ([]image.Point, bool) {
-	return sr.refineAt(dst, top, sr.path)
-}
-
-// refineAt appends the cells of p, a path of level l whose first node's
-// cell dst ends with, after that cell. A step between two clusters of
-// level l is one step of cells across a border. At level 1 a step inside
-// a cluster is the start's search tree to its first node, the goal's from
-// its last, or the path between two nodes (searched the first time, then
-// kept by the graph). Above it a step inside a cluster of level l is
-// searched with A* along the class's edges of level l−1 inside that
-// cluster, from the start's lifted edges of level l−1 for the first step,
-// to the goal's for the last, and refined in turn.
-func (sr *AnnotatedSearcher) refineAt(dst []image.Point, l int, p []int32) ([]image.Point, bool) {
+// refine appends cells of the refinement in sr.frames to dst, whole
+// abstract edges at a time, until it has appended at least n cells (all
+// of them when n ≤ 0) or the path is complete. It reports false when a
+// search finds no path, which a correct graph never gives, and then drops
+// the refinement.
+//
+// A frame holds a path of level l whose node before index k has its cell
+// at the end of dst. A step between two clusters of level l is one step of
+// cells across a border. At level 1 a step inside a cluster is the start's
+// search tree to its first node, the goal's from its last, or the path
+// between two nodes (searched the first time, then kept by the graph).
+// Above it a step inside a cluster of level l is searched with A* along
+// the class's edges of level l−1 inside that cluster, from the start's
+// lifted edges of level l−1 for the first step, to the goal's for the
+// last, unless the graph keeps it, and refined in turn in a frame of its
+// own.
+func (sr *AnnotatedSearcher) refine(dst []image.Point, n int) ([]image.Point, bool) {
 	a := sr.a
 	h := a.base
 	nn := int32(len(h.nodes))
-	for i := 1; i < len(p); i++ {
-		u, v := p[i-1], p[i]
+	n0 := len(dst)
+	for len(sr.frames) > 0 && (n <= 0 || len(dst)-n0 < n) {
+		f := &sr.frames[len(sr.frames)-1]
+		if f.k >= len(f.path) {
+			sr.frames = sr.frames[:len(sr.frames)-1]
+			continue
+		}
+		l, u, v := f.level, f.path[f.k-1], f.path[f.k]
+		f.k++
 		if u < nn && v < nn && h.clusterAt(l, a.cell(u)) != h.clusterAt(l, a.cell(v)) {
 			dst = append(dst, a.cell(v))
 			continue
@@ -284,6 +331,7 @@ func (sr *AnnotatedSearcher) refineAt(dst []image.Point, l int, p []int32) ([]im
 				dst, e, ok = sr.cl.win.appendNodePath(dst, h.nodes[u].cluster, u, v)
 				sr.exp += e
 				if !ok {
+					sr.frames = sr.frames[:0]
 					return dst, false
 				}
 			}
@@ -303,13 +351,11 @@ func (sr *AnnotatedSearcher) refineAt(dst []image.Point, l int, p []int32) ([]im
 			r = sr.abs.Search(u, nn+1, &sr.adist, core.Query{})
 		default: // between two nodes: maybe found before
 			c := h.clusterAt(l, a.cell(v))
-			if slot = a.levelSlot(l, sr.class, c, u, v); slot != nil && slot.Load() != nil {
-				seq := slot.Load()
-				var ok bool
-				if dst, ok = sr.refineAt(dst, l-1, *seq); !ok {
-					return dst, false
+			if slot = a.levelSlot(l, sr.class, c, u, v); slot != nil {
+				if seq := slot.Load(); seq != nil {
+					sr.frames = append(sr.frames, refineFrame{level: l - 1, path: *seq, k: 1})
+					continue
 				}
-				continue
 			}
 			sr.confine(l, c, nil)
 			sr.adist.target = a.cell(v)
@@ -317,8 +363,11 @@ func (sr *AnnotatedSearcher) refineAt(dst []image.Point, l int, p []int32) ([]im
 		}
 		sr.exp += r.Expanded
 		if r.Status != core.Found {
+			sr.frames = sr.frames[:0]
 			return dst, false
 		}
+		// The frame of level l−1 holds sr.seq[l−2] until it is done, before
+		// any other step of level l searches again.
 		seq := sr.abs.AppendPath(sr.seq[l-2][:0], r.End)
 		sr.seq[l-2] = seq
 		if slot != nil {
@@ -326,10 +375,7 @@ func (sr *AnnotatedSearcher) refineAt(dst []image.Point, l int, p []int32) ([]im
 			slot.Store(&kept)
 			seq = kept
 		}
-		var ok bool
-		if dst, ok = sr.refineAt(dst, l-1, seq); !ok {
-			return dst, false
-		}
+		sr.frames = append(sr.frames, refineFrame{level: l - 1, path: seq, k: 1})
 	}
 	return dst, true
 }

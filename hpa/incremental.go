@@ -59,20 +59,8 @@ func (sr *Searcher) Next(dst []image.Point, n int) ([]image.Point, Result, error
 		return dst, Result{}, fmt.Errorf("%w: the graph was updated since Begin", ErrStale)
 	}
 	n0 := len(dst)
-	// The cells found but not handed out, then more refinement.
-	if rest := sr.pending[sr.pendingAt:]; len(rest) > 0 {
-		k := len(rest)
-		if n > 0 {
-			k = min(k, n)
-		}
-		dst = append(dst, rest[:k]...)
-		sr.pendingAt += k
-	}
-	if n <= 0 || len(dst)-n0 < n {
-		more := n
-		if n > 0 {
-			more = n - (len(dst) - n0)
-		}
+	dst, more := sr.take(dst, n)
+	if more != 0 {
 		var e int
 		var err error
 		dst, e, err = sr.refine(dst, more)
@@ -82,15 +70,63 @@ func (sr *Searcher) Next(dst []image.Point, n int) ([]image.Point, Result, error
 			return dst[:n0], Result{}, err
 		}
 	}
-	sr.handed.add(h, dst[n0:])
-	res := sr.inc
-	if sr.pendingAt < len(sr.pending) || len(sr.frames) > 0 {
+	return dst, sr.settle(h, dst[n0:]), nil
+}
+
+// stream is the state of an incremental query, shared by [Searcher] and
+// [AnnotatedSearcher]: the refinement in progress, its deepest level last
+// (empty once the path is complete); the cells found but not yet handed
+// out, from pendingAt on; the query's result so far; the cost of the
+// cells handed out; and the version of the graph it runs on.
+type stream struct {
+	frames    []refineFrame
+	pending   []image.Point
+	pendingAt int
+	inc       Result
+	handed    costSum
+	incAt     uint64
+}
+
+// take appends to dst the cells found but not handed out, at most n of
+// them when n > 0, and returns how many more cells Next must refine: 0
+// for none, −1 for all the rest (n ≤ 0).
+func (st *stream) take(dst []image.Point, n int) ([]image.Point, int) {
+	rest := st.pending[st.pendingAt:]
+	k := len(rest)
+	if n > 0 {
+		k = min(k, n)
+	}
+	dst = append(dst, rest[:k]...)
+	st.pendingAt += k
+	switch {
+	case n <= 0:
+		return dst, -1
+	case k < n:
+		return dst, n - k
+	}
+	return dst, 0
+}
+
+// settle counts cells, just handed out on h's grid, into the cost and
+// returns the query's result: core.InProgress while cells remain, then
+// core.Found with the cost of the whole path.
+func (st *stream) settle(h *Graph, cells []image.Point) Result {
+	st.handed.add(h, cells)
+	res := st.inc
+	if st.pendingAt < len(st.pending) || len(st.frames) > 0 {
 		res.Status = core.InProgress
 	} else {
-		res.Status, res.Cost = core.Found, sr.handed.cost()
+		res.Status, res.Cost = core.Found, st.handed.cost()
 	}
-	sr.inc.Status = res.Status
-	return dst, res, nil
+	st.inc.Status = res.Status
+	return res
+}
+
+// drop ends the incremental query.
+func (st *stream) drop() {
+	st.pending, st.pendingAt, st.handed = st.pending[:0], 0, costSum{}
+	st.frames = st.frames[:0]
+	st.inc = Result{}
 }
 
 // costSum adds up a path's cost as its cells come, as pathCost does.
@@ -172,7 +208,7 @@ func (sr *Searcher) BeginSliced(from, to image.Point, q Query) error {
 	sr.sl.from, sr.sl.to, sr.sl.q = from, to, q
 	sr.sl.phase = slicedInsert
 	sr.sl.fill = nil
-	if w, near := sr.window(from, to); near {
+	if w, near := h.window(from, to); near {
 		if sr.sl.win == nil {
 			if sr.cs.jump {
 				sr.sl.win = core.NewSliced(&sr.cs.j)
@@ -295,9 +331,7 @@ func (sr *Searcher) fillTables(n int) bool {
 
 // drop ends any incremental or sliced query in progress.
 func (sr *Searcher) drop() {
-	sr.pending, sr.pendingAt, sr.handed = sr.pending[:0], 0, costSum{}
-	sr.frames = sr.frames[:0]
-	sr.inc = Result{}
+	sr.stream.drop()
 	sr.sl.phase = slicedNone
 }
 

@@ -100,18 +100,8 @@ type Searcher struct {
 	seq       [MaxLevels][]int32
 	lastLevel int // level of the latest abstract search, 0 when none
 
-	// The refinement in progress, its deepest level last; empty once the
-	// path is complete.
-	frames []refineFrame
-	// An incremental query (Begin, Next): the cells found but not yet
-	// handed out, from pendingAt on; its result so far; the cost of the
-	// cells handed out; and the grid version it runs on.
-	pending   []image.Point
-	pendingAt int
-	inc       Result
-	handed    costSum
-	incAt     uint64 // the graph's version at Begin
-	sl        sliced // a sliced query (BeginSliced, Step)
+	stream        // an incremental query (Begin, Next)
+	sl     sliced // a sliced query (BeginSliced, Step)
 }
 
 // NewSearcher returns a searcher for h. It panics when h is nil.
@@ -333,7 +323,7 @@ func (sr *Searcher) begin(dst []image.Point, from, to image.Point, q Query) ([]i
 		return dst, res, err
 	}
 	exp := 0
-	if w, near := sr.window(from, to); near {
+	if w, near := h.window(from, to); near {
 		// Search the two clusters' bounding box grown by one cluster: exact
 		// unless the shortest path leaves it, which the abstract search
 		// below then covers.
@@ -388,8 +378,7 @@ func (sr *Searcher) check(from, to image.Point, q Query) (Result, error) {
 // window returns the window of the direct search of ends in the same or
 // neighbouring clusters: their bounding box grown by one cluster; false
 // when the ends are further apart.
-func (sr *Searcher) window(from, to image.Point) (image.Rectangle, bool) {
-	h := sr.h
+func (h *Graph) window(from, to image.Point) (image.Rectangle, bool) {
 	cf, ct := h.clusterOf(from), h.clusterOf(to)
 	if !h.near(cf, ct) {
 		return image.Rectangle{}, false
