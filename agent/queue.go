@@ -2,6 +2,7 @@ package agent
 
 import (
 	"errors"
+	"fmt"
 	"image"
 	"math"
 	"time"
@@ -47,8 +48,8 @@ type Queue struct {
 	Options
 	g      *grid.Grid
 	s      *grid.Sliced
-	hs     *hpa.Searcher // when UseGraph gave a graph
-	onHPA  bool          // whether the active search is hs's
+	hs     slicedHPA // when UseGraph or UseAnnotated gave a graph
+	onHPA  bool      // whether the active search is hs's
 	heap   []*Path
 	seq    uint64
 	active *Path
@@ -92,11 +93,64 @@ func (q *Queue) UseGraph(hg *hpa.Graph) error {
 	if hg.Grid() != q.g {
 		return errors.New("agent: UseGraph of a graph of another grid")
 	}
-	q.hs = hpa.NewSearcher(hg)
-	if q.active != nil && q.onHPA {
-		q.Request(q.active, q.active.from, q.active.to, q.active.prio) // start again on hg
-	}
+	q.use(hpa.NewSearcher(hg))
 	return nil
+}
+
+// UseAnnotated makes q answer its requests by HPA* on a, for units of
+// class class, as UseGraph does on a graph of one class: q's grid must be
+// a.Grid(class) (the source grid for the plain class, else the class's
+// derived grid). After an edit of the source grid, bring a up to date with
+// [hpa.Annotated.Update] before the next Run and mend the class's paths
+// against [hpa.Annotated.Changed]. It returns an error, and changes
+// nothing, for a class out of range or a grid of another class; a nil a
+// goes back to the grid. q then owns an [hpa.AnnotatedSearcher].
+func (q *Queue) UseAnnotated(a *hpa.Annotated, class int) error {
+	if a == nil {
+		q.hs = nil
+		return nil
+	}
+	if class < 0 || class >= a.Len() {
+		return fmt.Errorf("agent: UseAnnotated of class %d of an annotated graph of %d", class, a.Len())
+	}
+	if a.Grid(class) != q.g {
+		return fmt.Errorf("agent: UseAnnotated of class %d, whose grid is not the queue's", class)
+	}
+	q.use(&annotatedClass{s: hpa.NewAnnotatedSearcher(a), class: class})
+	return nil
+}
+
+// use makes s the queue's HPA* search; a request in progress on the
+// previous one starts again.
+func (q *Queue) use(s slicedHPA) {
+	q.hs = s
+	if q.active != nil && q.onHPA {
+		q.Request(q.active, q.active.from, q.active.to, q.active.prio) // start again on s
+	}
+}
+
+// slicedHPA is the sliced HPA* query that a Queue runs: an
+// [hpa.Searcher]'s, or an [hpa.AnnotatedSearcher]'s for one class.
+type slicedHPA interface {
+	BeginSliced(from, to image.Point, q hpa.Query) error
+	Step(n int) (hpa.Result, error)
+	Next(dst []image.Point, n int) ([]image.Point, hpa.Result, error)
+}
+
+// annotatedClass is an annotated graph's sliced query for one class.
+type annotatedClass struct {
+	s     *hpa.AnnotatedSearcher
+	class int
+}
+
+func (c *annotatedClass) BeginSliced(from, to image.Point, q hpa.Query) error {
+	return c.s.BeginSliced(c.class, from, to, q)
+}
+
+func (c *annotatedClass) Step(n int) (hpa.Result, error) { return c.s.Step(n) }
+
+func (c *annotatedClass) Next(dst []image.Point, n int) ([]image.Point, hpa.Result, error) {
+	return c.s.Next(dst, n)
 }
 
 // Len returns the number of requests waiting or being searched.

@@ -35,13 +35,14 @@ func (a *Annotated) Update(changed image.Rectangle) error {
 	reach := r
 	for i := range a.cl.cls {
 		e := &a.cl.cls[i]
-		if e.g == src || r.Empty() {
+		if e.changed = r; e.g == src || r.Empty() {
 			continue
 		}
 		ch, err := e.g.UpdateDerived(src, e.k, e.df, r)
 		if err != nil {
 			return err
 		}
+		e.changed = ch
 		reach = reach.Union(ch)
 	}
 	src.RLock()
@@ -51,6 +52,15 @@ func (a *Annotated) Update(changed image.Rectangle) error {
 	}
 	a.version = src.Version()
 	return nil
+}
+
+// Changed returns the cells of class i's grid that the latest Update
+// changed (empty before any), as [Classes.Changed] does: the rectangle to
+// check that class's paths against. It panics when i is out of range.
+func (a *Annotated) Changed(i int) image.Rectangle {
+	a.mu.RLock()
+	defer a.mu.RUnlock()
+	return a.cl.cls[i].changed
 }
 
 // update rebuilds what cells in c (changed on some class's grid) reach.

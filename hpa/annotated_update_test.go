@@ -43,12 +43,27 @@ func testAnnotatedUpdate(t *testing.T, opt hpa.Options) {
 		x, y := r.IntN(g.Width()-8), r.IntN(g.Height()-8)
 		rc := image.Rect(x, y, x+1+r.IntN(7), y+1+r.IntN(7))
 		v := g.Version()
+		before := make([][]float64, len(classes))
+		for i := range classes {
+			before[i] = cellStates(a.Grid(i))
+		}
 		g.SetCells(rc, step%3 == 2)
 		if _, _, err := q.AppendPath(nil, 0, image.Pt(0, 0), image.Pt(0, 0), hpa.Query{}); g.Version() != v && !errors.Is(err, hpa.ErrStale) {
 			t.Fatalf("edit %d: a query between the edit and the Update gave %v, want ErrStale", step, err)
 		}
 		if err := a.Update(rc); err != nil {
 			t.Fatal(err)
+		}
+		for i := range classes { // Changed holds every cell of the class's grid that changed
+			cg, ch := a.Grid(i), a.Changed(i)
+			if cg == g && ch != rc {
+				t.Fatalf("edit %d: Changed(%d) of the source's class %v, want the edit %v", step, i, ch, rc)
+			}
+			for k, st := range cellStates(cg) {
+				if p := image.Pt(k%cg.Width(), k/cg.Width()); st != before[i][k] && !p.In(ch) {
+					t.Fatalf("edit %d: class %d's cell %v changed outside Changed %v", step, i, p, ch)
+				}
+			}
 		}
 		fresh, err := hpa.BuildAnnotated(g, classes, opt)
 		if err != nil {
