@@ -35,6 +35,7 @@ type AnnotatedSearcher struct {
 	cl     *annClass          // the current class's searches
 	class  int                // the current class
 	ends   [2]image.Point     // the current query's start and goal
+	pair   [2]int32           // the one edge that fillLocked refines
 	stream                    // an incremental query (Begin, Next)
 	sl     annSliced          // a sliced query (BeginSliced, Step)
 }

@@ -37,6 +37,8 @@ type crowdFlags struct {
 	scan      bool
 	useHPA    bool
 	refill    bool
+	annotated bool
+	profile   string
 	trace     string
 	sizes     string
 	asJSON    bool
@@ -60,8 +62,12 @@ func setupCrowd(fs *flag.FlagSet) func(io.Writer) error {
 	fs.BoolVar(&f.scan, "scan", false, "search without the grid's JPS+ table (jump points scan the rows): slower searches, cheaper edits")
 	fs.BoolVar(&f.useHPA, "hpa", false, "answer the queued requests by HPA* (agent.Queue.UseGraph) on a graph of each size's grid (one hpa.Classes), built\n"+
 		"at the start (its tables and paths filled at load) and updated in place after each edit (part of the edit's frame)")
-	fs.BoolVar(&f.refill, "refill", false, "with -hpa, find again in each edit's frame the tables and paths the update dropped (hpa.Classes.Refill),\n"+
+	fs.BoolVar(&f.refill, "refill", false, "with -hpa, find again in each edit's frame the tables and paths the update dropped (hpa.Classes.Refill,\n"+
+		"or hpa.AnnotatedSearcher.Refill), "+
 		"which the queries of the frames after it would otherwise find, allocating")
+	fs.BoolVar(&f.annotated, "annotated", false, "with -hpa, one annotated graph (hpa.BuildAnnotated) serves every size through sliced queries (agent.Queue.UseAnnotated),\n"+
+		"instead of a graph per size (its paths filled at load, hpa.Annotated.FillPaths)")
+	fs.StringVar(&f.profile, "cpuprofile", "", "write a CPU profile of the frames to `file`, for go tool pprof")
 	fs.StringVar(&f.trace, "trace", "", "write the edits and every agent's position each frame to `file`: lines\n"+
 		"\"edit F x0 y0 x1 y1 block|free\" (a half-open cell rectangle, applied before frame F) and \"pos F A x y\"")
 	fs.StringVar(&f.sizes, "sizes", "1", "the agents' unit sizes `K,...`, taken in turn: a unit of size K stands on the K×K cells from its anchor\n"+
@@ -78,6 +84,7 @@ type crowdSummary struct {
 	Edits     int     `json:"edits"`
 	Budget    int     `json:"budget"`
 	HPA       bool    `json:"hpa"`
+	Annotated bool    `json:"annotated"`
 	FrameP50  float64 `json:"frame_us_p50"`
 	FrameP99  float64 `json:"frame_us_p99"`
 	FrameMax  float64 `json:"frame_us_max"`
@@ -123,7 +130,9 @@ type crowd struct {
 	g       *grid.Grid
 	r       *rand.Rand
 	classes []*crowdClass
-	hc      *hpa.Classes // with -hpa: the sizes' graphs, in the order of classes
+	hc      *hpa.Classes           // with -hpa: the sizes' graphs, in the order of classes
+	ha      *hpa.Annotated         // with -hpa -annotated: the one graph of every size
+	hr      *hpa.AnnotatedSearcher // with -annotated -refill: its Refill's
 	agents  []crowdAgent
 	sum     crowdSummary
 	trace   bytes.Buffer
@@ -161,14 +170,18 @@ func (f *crowdFlags) run(stdout io.Writer) error {
 		return cli.Usagef("-budget-us %d, want 0 or more", f.budgetUS)
 	case f.refill && !f.useHPA:
 		return cli.Usagef("-refill goes with -hpa")
+	case f.annotated && !f.useHPA:
+		return cli.Usagef("-annotated goes with -hpa")
 	}
 	sizes, err := cli.ParseSizes(f.sizes)
 	if err != nil {
 		return err
 	}
-	if f.trace != "" {
-		if err := atomicfile.Check(f.trace); err != nil {
-			return fmt.Errorf("-trace %w", err)
+	for _, o := range []struct{ flag, path string }{{"-trace", f.trace}, {"-cpuprofile", f.profile}} {
+		if o.path != "" {
+			if err := atomicfile.Check(o.path); err != nil {
+				return fmt.Errorf("%s %w", o.flag, err)
+			}
 		}
 	}
 	g, err := loadMap(f.mapPath)
@@ -181,12 +194,21 @@ func (f *crowdFlags) run(stdout io.Writer) error {
 	c := &crowd{f: f, g: g, r: rand.New(rand.NewPCG(f.seed, 0x63726f7764))}
 	if f.useHPA {
 		// One hpa.Classes serves every size: a sized grid and a graph
-		// each, updated together after an edit.
+		// each, updated together after an edit; or one hpa.Annotated, a
+		// sized grid each and one graph.
 		hc := make([]hpa.Class, len(sizes))
 		for i, k := range sizes {
 			hc[i] = hpa.Class{Size: k}
 		}
-		if c.hc, err = hpa.BuildClasses(g, hc, hpa.Options{}); err != nil {
+		if f.annotated {
+			if c.ha, err = hpa.BuildAnnotated(g, hc, hpa.Options{}); err == nil {
+				err = c.ha.FillPaths() // at load, not in the first frames
+				c.hr = hpa.NewAnnotatedSearcher(c.ha)
+			}
+		} else {
+			c.hc, err = hpa.BuildClasses(g, hc, hpa.Options{})
+		}
+		if err != nil {
 			return err
 		}
 	}
@@ -195,6 +217,8 @@ func (f *crowdFlags) run(stdout io.Writer) error {
 		switch {
 		case c.hc != nil:
 			sg = c.hc.Grid(i)
+		case c.ha != nil:
+			sg = c.ha.Grid(i)
 		case k > 1:
 			if sg, err = g.Sized(k); err != nil {
 				return err
@@ -215,12 +239,19 @@ func (f *crowdFlags) run(stdout io.Writer) error {
 				return err
 			}
 		}
+		if c.ha != nil {
+			if err := cl.q.UseAnnotated(c.ha, i); err != nil {
+				return err
+			}
+		}
 		c.classes = append(c.classes, cl)
 	}
 	if err := c.spawn(); err != nil {
 		return err
 	}
-	c.run()
+	if err := profileTo(f.profile, func() error { c.run(); return nil }); err != nil {
+		return err
+	}
 	if f.trace != "" {
 		if _, err := atomicfile.Write(f.trace, func(w io.Writer) error { _, err := w.Write(c.trace.Bytes()); return err }); err != nil {
 			return err
@@ -235,7 +266,7 @@ func (f *crowdFlags) run(stdout io.Writer) error {
 // spawn places the agents at random in the largest region and asks for
 // their first paths; the walls get their frames.
 func (c *crowd) spawn() error {
-	c.sum = crowdSummary{Map: c.f.mapPath, Agents: c.f.agents, Frames: c.f.frames, Edits: 2 * c.f.edits, Budget: c.f.budget, HPA: c.f.useHPA}
+	c.sum = crowdSummary{Map: c.f.mapPath, Agents: c.f.agents, Frames: c.f.frames, Edits: 2 * c.f.edits, Budget: c.f.budget, HPA: c.f.useHPA, Annotated: c.f.annotated}
 	cells := make([]image.Point, len(c.classes))
 	for i, cl := range c.classes {
 		cell, size := cl.g.LargestRegion()
@@ -453,16 +484,24 @@ func (c *crowd) edit(fr int) bool {
 func (c *crowd) apply(fr int, rect image.Rectangle, free bool) {
 	c.g.SetCells(rect, free)
 	changed := make([]image.Rectangle, len(c.classes))
-	if c.hc != nil {
+	switch {
+	case c.hc != nil:
 		c.hc.Update(rect) // cannot fail on the grids BuildClasses made
 		if c.f.refill {
 			c.hc.Refill() // in the edit's frame, not in the frames after it
+		}
+	case c.ha != nil:
+		c.ha.Update(rect) // cannot fail on the grids BuildAnnotated made
+		if c.f.refill {
+			c.hr.Refill()
 		}
 	}
 	for i, cl := range c.classes {
 		switch {
 		case c.hc != nil:
 			changed[i] = c.hc.Changed(i)
+		case c.ha != nil:
+			changed[i] = c.ha.Changed(i)
 		case cl.k > 1:
 			changed[i], _ = cl.g.UpdateSized(c.g, cl.k, rect) // c.g and cl.k are those Sized was given
 		default:

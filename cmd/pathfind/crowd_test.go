@@ -151,24 +151,29 @@ func TestCrowd(t *testing.T) {
 		agents, frames, edits   int
 		speed, lookahead, reach string
 		sizes                   string
-		hpa                     bool
+		hpa, annotated          bool
 	}{
-		{30, 400, 6, "0.5", "4", "20", "1", false},
-		{20, 300, 4, "1.7", "30", "0", "1", false},
-		{10, 300, 3, "0.1", "0", "16", "1", false},
-		{30, 400, 6, "0.5", "4", "20", "1,2", false},
-		{20, 300, 4, "0.9", "8", "0", "2,1,3", false},
-		{30, 400, 6, "0.5", "4", "0", "1", true},
-		{20, 300, 4, "0.9", "8", "0", "1,2", true},
-		{24, 300, 5, "0.7", "4", "0", "3,1,2", true},
+		{30, 400, 6, "0.5", "4", "20", "1", false, false},
+		{20, 300, 4, "1.7", "30", "0", "1", false, false},
+		{10, 300, 3, "0.1", "0", "16", "1", false, false},
+		{30, 400, 6, "0.5", "4", "20", "1,2", false, false},
+		{20, 300, 4, "0.9", "8", "0", "2,1,3", false, false},
+		{30, 400, 6, "0.5", "4", "0", "1", true, false},
+		{20, 300, 4, "0.9", "8", "0", "1,2", true, false},
+		{24, 300, 5, "0.7", "4", "0", "3,1,2", true, false},
+		{20, 300, 4, "0.9", "8", "0", "1,2", true, true},
+		{24, 300, 5, "0.7", "4", "0", "3,1,2", true, true},
 	} {
-		t.Run(fmt.Sprintf("agents=%d,speed=%s,lookahead=%s,sizes=%s,hpa=%v", tc.agents, tc.speed, tc.lookahead, tc.sizes, tc.hpa), func(t *testing.T) {
+		t.Run(fmt.Sprintf("agents=%d,speed=%s,lookahead=%s,sizes=%s,hpa=%v,annotated=%v", tc.agents, tc.speed, tc.lookahead, tc.sizes, tc.hpa, tc.annotated), func(t *testing.T) {
 			trace := filepath.Join(t.TempDir(), "crowd.trace")
 			args := []string{"crowd", "-map", mapPath, "-agents", strconv.Itoa(tc.agents),
 				"-frames", strconv.Itoa(tc.frames), "-edits", strconv.Itoa(tc.edits), "-wall", "5", "-reach", tc.reach,
 				"-speed", tc.speed, "-lookahead", tc.lookahead, "-sizes", tc.sizes, "-trace", trace, "-json"}
 			if tc.hpa {
 				args = append(args, "-hpa")
+			}
+			if tc.annotated {
+				args = append(args, "-annotated") // one graph for every size
 			}
 			if tc.hpa && tc.sizes == "3,1,2" {
 				args = append(args, "-refill") // the graphs refilled in the edit frames
@@ -193,8 +198,8 @@ func TestCrowd(t *testing.T) {
 			if edits == 0 || edits > 2*tc.edits {
 				t.Errorf("%d edits in the trace, want 1 to %d", edits, 2*tc.edits)
 			}
-			if sum.HPA != tc.hpa {
-				t.Errorf("hpa %v in the summary, want %v", sum.HPA, tc.hpa)
+			if sum.HPA != tc.hpa || sum.Annotated != tc.annotated {
+				t.Errorf("hpa %v, annotated %v in the summary, want %v, %v", sum.HPA, sum.Annotated, tc.hpa, tc.annotated)
 			}
 			if sum.Arrivals == 0 || sum.Requests < tc.agents {
 				t.Errorf("%d arrivals and %d requests: the crowd did not move", sum.Arrivals, sum.Requests)
@@ -216,6 +221,7 @@ func TestCrowdErrors(t *testing.T) {
 		{"crowd", "-map", mapPath, "-sizes", "1,1"},
 		{"crowd", "-map", mapPath, "-sizes", "0"},
 		{"crowd", "-map", mapPath, "-sizes", "a"},
+		{"crowd", "-map", mapPath, "-annotated"},
 	} {
 		if _, errOut, code := pathfind(t, args...); code != 2 || !strings.HasPrefix(errOut, "pathfind: ") {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and a usage error", args, code, errOut)
@@ -256,7 +262,8 @@ func TestCrowdMovingAI(t *testing.T) {
 		crowdMovingAI(t, m, nil)
 	}
 	if !testing.Short() {
-		crowdMovingAI(t, maps[0], []string{"-hpa", "-refill"}) // the sizes' hpa.Classes, on Berlin
+		crowdMovingAI(t, maps[0], []string{"-hpa", "-refill"})    // the sizes' hpa.Classes, on Berlin
+		crowdMovingAI(t, maps[0], []string{"-hpa", "-annotated"}) // one hpa.Annotated
 	}
 }
 
