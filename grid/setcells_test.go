@@ -961,3 +961,57 @@ func BenchmarkSetCells(b *testing.B) {
 		}
 	}
 }
+
+// TestSetCellsWallAllocs: putting a 12-cell wall up and taking it down
+// again on a warm 512² grid with its JPS+ table (regions split and merged
+// where the wall crosses a passage) allocates nothing.
+func TestSetCellsWallAllocs(t *testing.T) {
+	r := rand.New(rand.NewPCG(12, 12))
+	g := randomGrid(t, r, 512, 512, 0.25)
+	g.BuildJumps()
+	walls := make([]image.Rectangle, 0, 20)
+	for len(walls) < cap(walls) { // on free cells, so that taking it down restores the map
+		x, y := r.IntN(500), r.IntN(500)
+		w := image.Rect(x, y, x+12, y+1)
+		if len(walls)%2 == 1 {
+			w = image.Rect(x, y, x+1, y+12)
+		}
+		free := true
+		for p := range rectCells(w) {
+			free = free && g.Passable(p)
+		}
+		if free {
+			walls = append(walls, w)
+		}
+	}
+	before := g.Version()
+	i := 0
+	toggle := func() {
+		w := walls[i%len(walls)]
+		i++
+		g.SetCells(w, false)
+		g.SetCells(w, true)
+	}
+	for range walls { // grow the scratch
+		toggle()
+	}
+	if a := testing.AllocsPerRun(2*len(walls), toggle); a != 0 {
+		t.Errorf("a 12-cell wall up and down: %v allocations, want 0", a)
+	}
+	if g.Version() == before {
+		t.Fatal("no edit changed the grid: the test tests nothing")
+	}
+}
+
+// rectCells yields the cells of r.
+func rectCells(r image.Rectangle) func(yield func(image.Point) bool) {
+	return func(yield func(image.Point) bool) {
+		for y := r.Min.Y; y < r.Max.Y; y++ {
+			for x := r.Min.X; x < r.Max.X; x++ {
+				if !yield(image.Pt(x, y)) {
+					return
+				}
+			}
+		}
+	}
+}

@@ -348,47 +348,38 @@ func (h *Graph) relevel(l int, dirty []int32) (changed []int32) {
 		u.levels[l] = h.newLevelScratch(l)
 	}
 	sc := u.levels[l]
-	for _, lc := range cs {
+	for ci, lc := range cs {
 		// The nodes, in the order of a build's IDs: level-1 cluster by
-		// cluster, row-major, each cluster's in its order.
-		var ms []int32
-		inter := map[int32][]core.Edge{}
+		// cluster, row-major, each cluster's in its order; and the edges
+		// of each across the level's borders, member i's at
+		// ie[ioff[i]:ioff[i+1]].
+		ms, ie, ioff := u.ms[:0], u.ie[:0], u.ioff[:0]
 		r := h.levelClusterRect(l, lc)
 		for cy := r.Min.Y / h.cs; cy*h.cs < r.Max.Y; cy++ {
 			for cx := r.Min.X / h.cs; cx*h.cs < r.Max.X; cx++ {
 				for _, n := range h.cnodes[cy*h.ncx+cx] {
-					var es []core.Edge
+					start := len(ie)
 					for _, e := range h.edgesAt(l-1, n) {
 						if h.clusterAt(l, h.nodes[e.To].cell()) != lc {
-							es = append(es, e)
+							ie = append(ie, e)
 						}
 					}
-					if len(es) > 0 {
+					if len(ie) > start {
 						ms = append(ms, n)
-						inter[n] = es
+						ioff = append(ioff, int32(start))
 					}
 				}
 			}
 		}
-		lv.cm[lc] = ms
+		ioff = append(ioff, int32(len(ie)))
+		u.ms, u.ie, u.ioff = ms, ie, ioff
 		lv.nmembers += len(ms)
 		var intra []intraEdge
 		if len(ms) >= 2 {
 			sc.buf = sc.levelIntra(sc.buf[:0], lc, ms)
 			intra = sc.buf
 		}
-		adj := map[int32][]core.Edge{}
-		for _, n := range ms {
-			adj[n] = inter[n]
-		}
-		for _, e := range intra {
-			adj[e.from] = append(adj[e.from], core.Edge{To: e.to, Cost: e.cost})
-			adj[e.to] = append(adj[e.to], core.Edge{To: e.from, Cost: e.cost})
-		}
-		for _, n := range ms {
-			lv.adj[n] = slices.Clip(adj[n])
-			lv.nedges += len(lv.adj[n])
-		}
+		h.placeEdges(u, lv, lc, ms, ie, ioff, intra, oldCM[ci], oldAdj)
 	}
 	// A cluster changed when its nodes or one of their edges did; the
 	// level above then rebuilds the cluster holding it, which it finds
@@ -425,6 +416,67 @@ func (h *Graph) relevel(l int, dirty []int32) (changed []int32) {
 	return changed
 }
 
+// placeEdges sets the members ms of cluster lc of a level that relevel
+// rebuilt and their edges: member i's edges across the level's borders,
+// ie[ioff[i]:ioff[i+1]], then its edges inside the cluster in the order
+// of intra, as a build lays them out. They share one block, made anew
+// only when the members or their edges differ from what the cluster held
+// (the members old, their edges oldAdj), whose lists it keeps otherwise.
+func (h *Graph) placeEdges(u *updateScratch, lv *level, lc int32, ms []int32, ie []core.Edge, ioff []int32, intra []intraEdge, old []int32, oldAdj map[int32][]core.Edge) {
+	if len(u.pos) < len(h.nodes) {
+		u.pos = make([]int32, len(h.nodes)+len(h.nodes)/4)
+	}
+	fill := u.fill[:0] // where member i's next edge goes, once counted
+	for i, n := range ms {
+		u.pos[n] = int32(i)
+		fill = append(fill, ioff[i+1]-ioff[i])
+	}
+	for _, e := range intra {
+		fill[u.pos[e.from]]++
+		fill[u.pos[e.to]]++
+	}
+	total := int32(0)
+	for i, d := range fill {
+		fill[i], total = total, total+d
+	}
+	if int(total) > cap(u.block) {
+		u.block = make([]core.Edge, total+total/4)
+	}
+	block := u.block[:total]
+	for i := range ms {
+		fill[i] += int32(copy(block[fill[i]:], ie[ioff[i]:ioff[i+1]]))
+	}
+	for _, e := range intra {
+		a, b := u.pos[e.from], u.pos[e.to]
+		block[fill[a]] = core.Edge{To: e.to, Cost: e.cost}
+		block[fill[b]] = core.Edge{To: e.from, Cost: e.cost}
+		fill[a]++
+		fill[b]++
+	}
+	u.fill = fill
+	same := slices.Equal(ms, old)
+	for i, start := 0, int32(0); same && i < len(ms); i++ {
+		same = slices.Equal(block[start:fill[i]], oldAdj[ms[i]])
+		start = fill[i]
+	}
+	if same {
+		lv.cm[lc] = old
+		for _, n := range ms {
+			lv.adj[n] = oldAdj[n]
+			lv.nedges += len(oldAdj[n])
+		}
+		return
+	}
+	lv.cm[lc] = slices.Clone(ms)
+	block = slices.Clone(block)
+	start := int32(0)
+	for i, n := range ms {
+		lv.adj[n] = block[start:fill[i]:fill[i]]
+		lv.nedges += int(fill[i] - start)
+		start = fill[i]
+	}
+}
+
 // updateScratch is the search scratch of in-place updates, kept by the
 // graph so that an update allocates none of the size of the map.
 type updateScratch struct {
@@ -435,6 +487,12 @@ type updateScratch struct {
 	// The old and new nodes of the top-level clusters the update rebuilt
 	// with other nodes or edges.
 	lmChanged []int32
+	// relevel's: the members of a cluster it rebuilds, their edges across
+	// the level's borders and where each one's start; per node, its
+	// index among the members (valid for the members only); per member,
+	// where its next edge goes.
+	ms, ioff, pos, fill []int32
+	ie, block           []core.Edge
 }
 
 // scratch returns h's update scratch, made at the first update.

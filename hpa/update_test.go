@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"runtime"
 	"sync"
 	"testing"
 
@@ -197,5 +198,50 @@ func TestUpdateConcurrent(t *testing.T) {
 		if err != nil {
 			t.Errorf("goroutine %d: %v", k, err)
 		}
+	}
+}
+
+// TestUpdateWallAllocs bounds what an in-place Update of a 12-cell wall
+// allocates on a warm 1024² graph of four levels: at most 512 KB and 1 000
+// allocations an edit, a wall put up or taken down, on average (about
+// 360 KB and 320 now; the bound is 1 MB at 4096²). What it
+// allocates is mostly what the graph keeps: the rebuilt clusters' nodes,
+// edges and tables, at every level.
+func TestUpdateWallAllocs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a 1024² graph")
+	}
+	g := testmap.Random(12, 1024, 1024, 0.2, grid.Options{})
+	hg, err := hpa.Build(g, hpa.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := testmap.NewRand(12)
+	walls := make([]image.Rectangle, 40)
+	for i := range walls {
+		walls[i] = testmap.FreeWall(r, g, 12)
+	}
+	edit := func(w image.Rectangle, free bool) {
+		g.SetCells(w, free)
+		if _, err := hg.Update(g, w); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, w := range walls[:10] { // grow the update's scratch
+		edit(w, false)
+		edit(w, true)
+	}
+	var m0, m1 runtime.MemStats
+	runtime.ReadMemStats(&m0)
+	for _, w := range walls[10:] {
+		edit(w, false)
+		edit(w, true)
+	}
+	runtime.ReadMemStats(&m1)
+	n := float64(2 * len(walls[10:]))
+	bytes, allocs := float64(m1.TotalAlloc-m0.TotalAlloc)/n, float64(m1.Mallocs-m0.Mallocs)/n
+	t.Logf("%.0f bytes and %.0f allocations an edit", bytes, allocs)
+	if bytes > 512<<10 || allocs > 1000 {
+		t.Errorf("an edit allocates %.0f bytes in %.0f allocations, want at most 512 KB and 1 000", bytes, allocs)
 	}
 }
