@@ -6,12 +6,19 @@
 //
 //	mapgen world -o FILE.map [-size N] [-seed S]
 //	mapgen scale -map IN.map -k K -o OUT.map [-scen IN.scen -scen-o OUT.scen [-longest N]]
+//	mapgen pairs -map M.map -o M.map.scen [-n N] [-apart D] [-seed S]
 //
 // With -scen, scale also writes the map's scenarios for the scaled map: each
 // start and goal moved to the middle of its k×k block, and each optimal
 // length computed again on the scaled map by the plain reference A* (a
 // scaled map's optimum can be shorter than k times the original's, since
 // paths can hug corners more tightly).
+//
+// pairs writes a scenario file of n random queries for benchmarks on a map
+// without one (a generated world): start and goal drawn uniformly from the
+// free cells of the largest region, at least D cells apart along one axis,
+// each optimal length from the exact grid search (jump points, which
+// match every Moving AI optimum).
 //
 // It writes its files atomically (a temporary file in the same directory,
 // synced, then renamed over the target) and prints the map's size, its
@@ -51,9 +58,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 const usage = `usage:
   mapgen world -o FILE.map [-size N] [-seed S]
   mapgen scale -map IN.map -k K -o OUT.map
+  mapgen pairs -map M.map -o M.map.scen [-n N] [-apart D] [-seed S]
 
 world  generates a deterministic game-like world of N×N cells
 scale  enlarges a map K times, each cell becoming K×K cells
+pairs  writes N random long queries of a map's largest region, with optima
 
 "mapgen COMMAND -h" lists a command's flags. Errors give one line on
 stderr and exit status 2 (usage) or 1 (other).
@@ -61,18 +70,20 @@ stderr and exit status 2 (usage) or 1 (other).
 
 func dispatch(args []string, stdout io.Writer) error {
 	if len(args) == 0 {
-		return cli.Usagef("no command; want world or scale (see mapgen -h)")
+		return cli.Usagef("no command; want world, scale or pairs (see mapgen -h)")
 	}
 	switch args[0] {
 	case "world":
 		return world(args[1:], stdout)
 	case "scale":
 		return scale(args[1:], stdout)
+	case "pairs":
+		return pairs(args[1:], stdout)
 	case "-h", "-help", "--help", "help":
 		_, err := io.WriteString(stdout, usage)
 		return err
 	}
-	return cli.Usagef("unknown command %q; want world or scale (see mapgen -h)", args[0])
+	return cli.Usagef("unknown command %q; want world, scale or pairs (see mapgen -h)", args[0])
 }
 
 // parse parses a command's flags; help is true after -h, which printed the

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/cairn-nav/cairn/grid"
+	"github.com/cairn-nav/cairn/internal/testmap"
 	"github.com/cairn-nav/cairn/mapgen"
 )
 
@@ -189,7 +190,7 @@ func TestScaleScenarios(t *testing.T) {
 }
 
 func TestHelp(t *testing.T) {
-	for _, args := range [][]string{{"-h"}, {"help"}, {"world", "-h"}, {"scale", "-h"}} {
+	for _, args := range [][]string{{"-h"}, {"help"}, {"world", "-h"}, {"scale", "-h"}, {"pairs", "-h"}} {
 		stdout, stderr, code := mapgenCmd(t, args...)
 		if code != 0 || stderr != "" || !strings.Contains(stdout, "usage") {
 			t.Errorf("mapgen %s: status %d, stdout %q, stderr %q", strings.Join(args, " "), code, stdout, stderr)
@@ -246,6 +247,13 @@ func TestErrors(t *testing.T) {
 		{"scale -scen-o onto -scen", []string{"scale", "-map", good, "-k", "2", "-o", out, "-scen", goodScen, "-scen-o", goodScen}, 2, "is an input file"},
 		{"scale -scen-o onto -o", []string{"scale", "-map", good, "-k", "2", "-o", out, "-scen", goodScen, "-scen-o", out}, 2, "-scen-o and -o are the same file"},
 		{"scale scenario off the map", []string{"scale", "-map", good, "-k", "2", "-o", out, "-scen", badScen, "-scen-o", outScen}, 1, "bad.scen: scenario 1: grid: scenario for a 5×1 map, grid is 2×1"},
+		{"pairs without -map", []string{"pairs", "-o", outScen}, 2, "pairs: -map is required"},
+		{"pairs without -o", []string{"pairs", "-map", good}, 2, "pairs: -o is required"},
+		{"pairs onto the map", []string{"pairs", "-map", good, "-o", good}, 2, "is the map itself"},
+		{"pairs none", []string{"pairs", "-map", good, "-o", outScen, "-n", "0"}, 2, "pairs: -n 0, want 1 or more"},
+		{"pairs negative apart", []string{"pairs", "-map", good, "-o", outScen, "-apart", "-3"}, 2, "pairs: -apart -3"},
+		{"pairs too far apart", []string{"pairs", "-map", good, "-o", outScen, "-apart", "2", "-n", "1"}, 1, "draws gave only 0 of 1 pairs at least 2 apart in the largest region (2 cells)"},
+		{"pairs bad map", []string{"pairs", "-map", bad, "-o", outScen}, 1, "bad.map"},
 		{"scale missing scen", []string{"scale", "-map", good, "-k", "2", "-o", out, "-scen", filepath.Join(dir, "none.scen"), "-scen-o", outScen}, 1, "no such file"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -264,6 +272,57 @@ func TestErrors(t *testing.T) {
 	}
 	if _, err := os.Stat(out); !os.IsNotExist(err) {
 		t.Errorf("a failed run wrote %s (stat: %v)", out, err)
+	}
+	noTemp(t, dir)
+}
+
+// TestPairs: mapgen pairs writes n scenarios of the demo map's largest
+// region, each pair at least -apart apart along one axis, with the optimal
+// length an independent Dijkstra gives; the same seed gives the same file,
+// another seed another.
+func TestPairs(t *testing.T) {
+	dir := t.TempDir()
+	m := filepath.Join("..", "..", "testdata", "demo.map")
+	g, err := grid.LoadMap(m, grid.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	write := func(name, seed string) []byte {
+		out := filepath.Join(dir, name)
+		stdout, stderr, code := mapgenCmd(t, "pairs", "-map", m, "-o", out, "-n", "12", "-apart", "30", "-seed", seed)
+		if code != 0 || !strings.Contains(stdout, "12 pairs at least 30 apart") {
+			t.Fatalf("status %d, stdout %q, stderr %q", code, stdout, stderr)
+		}
+		b, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	a, again, other := write("a.scen", "3"), write("b.scen", "3"), write("c.scen", "4")
+	if !bytes.Equal(a, again) || bytes.Equal(a, other) {
+		t.Errorf("seed 3 twice gives the same file %v; seeds 3 and 4 other files %v", bytes.Equal(a, again), !bytes.Equal(a, other))
+	}
+	scens, err := grid.LoadScenarios(filepath.Join(dir, "a.scen"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(scens) != 12 {
+		t.Fatalf("%d scenarios, want 12", len(scens))
+	}
+	o := testmap.NewOracle(g)
+	cell, _ := g.LargestRegion()
+	for i, sc := range scens {
+		if err := sc.Check(g); err != nil {
+			t.Fatalf("scenario %d: %v", i, err)
+		}
+		d := sc.Start.Sub(sc.Goal)
+		if max(d.X, -d.X, d.Y, -d.Y) < 30 || g.Region(sc.Start) != g.Region(cell) || sc.MapBase() != "demo.map" {
+			t.Errorf("scenario %d: %v→%v on %s, want ends at least 30 apart in the largest region of demo.map", i, sc.Start, sc.Goal, sc.Map)
+		}
+		if want, _ := o.Dist(sc.Start, sc.Goal); math.Abs(sc.Optimal-want) > 1e-6 {
+			t.Errorf("scenario %d: optimal %v, Dijkstra %v", i, sc.Optimal, want)
+		}
 	}
 	noTemp(t, dir)
 }
