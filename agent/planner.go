@@ -122,7 +122,9 @@ func statusOf(st Status, s core.Status) Status {
 // goal (by octile distance), whose prefix it keeps. The result is a legal
 // path, not always the shortest from the agent: a goal moved a little costs
 // a short search, and a goal moved far a search from near the agent. Its
-// status and errors are Plan's, and a path with no cells is an error.
+// status and errors are Plan's, and a path with no cells is an error; its
+// cost and expansions are those of the search of the end alone, from the
+// kept cell to the goal (the path's cost is p's cells' on the grid).
 //
 // It runs in O(path) plus one grid search and allocates only when the
 // path outgrows its slices.

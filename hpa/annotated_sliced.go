@@ -162,7 +162,9 @@ func (sr *AnnotatedSearcher) Step(n int) (Result, error) {
 // the whole path on the class's grid and the expansions of all its
 // searches; core.Unreachable, or core.NotSearched with no query begun,
 // append nothing, and so does a sliced query whose searches Step has not
-// finished. Each call's work is bounded by the abstract edges it refines.
+// finished. Each call's work is bounded by the abstract edges it refines:
+// those of its cells, and the next one, whose cells wait for the next
+// call, so that core.InProgress means cells remain.
 // A source grid edited since Begin, or a graph updated since, gives
 // [ErrStale]; begin again on the updated graph.
 func (sr *AnnotatedSearcher) Next(dst []image.Point, n int) ([]image.Point, Result, error) {
@@ -179,13 +181,17 @@ func (sr *AnnotatedSearcher) Next(dst []image.Point, n int) ([]image.Point, Resu
 	}
 	n0 := len(dst)
 	dst, more := sr.take(dst, n)
+	ok := true
 	if more != 0 {
-		var ok bool
-		if dst, ok = sr.refine(dst, more); !ok {
-			err := sr.lost()
-			sr.drop()
-			return dst[:n0], Result{}, err
-		}
+		dst, ok = sr.refine(dst, more)
+	}
+	if ok && sr.ahead() {
+		sr.pending, ok = sr.refine(sr.pending[:0], 1)
+	}
+	if !ok {
+		err := sr.lost()
+		sr.drop()
+		return dst[:n0], Result{}, err
 	}
 	sr.inc.Expanded = sr.exp
 	return dst, sr.settle(sr.x, dst[n0:]), nil

@@ -66,6 +66,9 @@ func annotatedNext(t *testing.T, what string, q *hpa.AnnotatedSearcher, k int) (
 		if k > 0 && res.Status == core.InProgress && len(cells)-n0 < k {
 			t.Fatalf("%s: Next(%d) gave %d cells and more remain", what, k, len(cells)-n0)
 		}
+		if res.Status == core.Found && len(cells) == n0 {
+			t.Fatalf("%s: Next(%d) said the path goes on after its last cells, then found with none", what, k)
+		}
 		if res.Status != core.InProgress {
 			return cells, res
 		}

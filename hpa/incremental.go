@@ -43,7 +43,8 @@ func (sr *Searcher) Begin(from, to image.Point, q Query) (Result, error) {
 // all its searches; core.Unreachable, or core.NotSearched with no query
 // begun, append nothing, and so does a sliced query whose searches Step
 // has not finished (status core.InProgress). Each call's work is bounded by the abstract edges
-// it refines. A graph whose grid has been edited since Begin, or that was
+// it refines: those of its cells, and the next one, whose cells wait for
+// the next call, so that core.InProgress means cells remain. A graph whose grid has been edited since Begin, or that was
 // updated since, gives [ErrStale]; Begin again on the updated graph.
 func (sr *Searcher) Next(dst []image.Point, n int) ([]image.Point, Result, error) {
 	h := sr.h
@@ -60,10 +61,15 @@ func (sr *Searcher) Next(dst []image.Point, n int) ([]image.Point, Result, error
 	}
 	n0 := len(dst)
 	dst, more := sr.take(dst, n)
-	if more != 0 {
+	for _, ahead := range [2]bool{false, true} {
 		var e int
 		var err error
-		dst, e, err = sr.refine(dst, more)
+		switch {
+		case !ahead && more != 0:
+			dst, e, err = sr.refine(dst, more)
+		case ahead && sr.ahead():
+			sr.pending, e, err = sr.refine(sr.pending[:0], 1)
+		}
 		sr.inc.Expanded += e
 		if err != nil {
 			sr.inc = Result{}
@@ -105,6 +111,19 @@ func (st *stream) take(dst []image.Point, n int) ([]image.Point, int) {
 		return dst, n - k
 	}
 	return dst, 0
+}
+
+// ahead reports whether Next must refine the path on before it returns,
+// as every cell found so far has been handed out and the refinement has
+// frames left: the next cells then wait in pending (reset for them), or
+// the refinement ends with none, so that the status says whether cells
+// remain (an edge to the goal's own cell gives none).
+func (st *stream) ahead() bool {
+	if len(st.frames) == 0 || st.pendingAt < len(st.pending) {
+		return false
+	}
+	st.pending, st.pendingAt = st.pending[:0], 0
+	return true
 }
 
 // settle counts cells, just handed out on h's grid, into the cost and

@@ -36,6 +36,9 @@ func nextAll(t *testing.T, q *hpa.Searcher, n int, what string) ([]image.Point, 
 				t.Fatalf("%s: Next(%d) gave %d cells and more remain", what, n, len(cells)-k)
 			}
 		case core.Found:
+			if len(cells) == k {
+				t.Fatalf("%s: Next(%d) said the path goes on after its last cells, then found with none", what, n)
+			}
 			return cells, res
 		default:
 			t.Fatalf("%s: Next: status %v", what, res.Status)
