@@ -2,10 +2,12 @@ package navmesh_test
 
 import (
 	"fmt"
+	"math/rand/v2"
 
 	"github.com/cairn-nav/cairn/grid"
 	"github.com/cairn-nav/cairn/navmesh"
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/paulmach/orb"
 )
 
 func Example() {
@@ -101,4 +103,34 @@ func ExampleMesh_WithLandmarks() {
 	// Output:
 	// 0 landmarks: length 18.7607
 	// 4 landmarks: length 18.7607
+}
+
+// A mesh's components give an agent layer what a grid's regions do: how
+// much room an agent has, the largest area to spawn in, and random places
+// it can reach.
+func ExampleComponents() {
+	m, err := navmesh.FromPolygons(orb.MultiPolygon{
+		{{{0, 0}, {10, 0}, {10, 4}, {0, 4}, {0, 0}}},    // a hall
+		{{{20, 0}, {23, 0}, {23, 3}, {20, 3}, {20, 0}}}, // a closet, not joined to it
+	}, navmesh.Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	c := navmesh.NewComponents(m)
+	big, area, _ := c.Largest()
+	fmt.Printf("%d components, the largest of area %.0f\n", c.Count(), area)
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 3 {
+		p, at, _ := c.RandomPoint(r, big)
+		fmt.Printf("(%.2f, %.2f) in polygon %d, reachable: %v\n", at[0], at[1], p, m.Connected(big, p))
+	}
+	closet, _ := m.Locate(mgl64.Vec2{21, 1})
+	fmt.Printf("the closet: area %.0f\n", c.Area(closet))
+	// Output:
+	// 2 components, the largest of area 40
+	// (4.30, 3.75) in polygon 0, reachable: true
+	// (6.62, 3.37) in polygon 0, reachable: true
+	// (0.72, 1.87) in polygon 0, reachable: true
+	// the closet: area 9
 }
