@@ -10,21 +10,25 @@ import (
 	"github.com/cairn-nav/cairn/hpa"
 )
 
+// swampMap is the examples' map: a field with a swamp across its middle.
+const swampMap = `type octile
+height 6
+width 40
+map
+........................................
+........................................
+....SSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSS....
+....SSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSS....
+........................................
+........................................
+`
+
 // Units of two sizes and a swamp-shy scout share one map through
 // hpa.Classes: each class's agents get a queue on its grid that plans by
 // HPA* on its graph, and after an edit one Update brings every class up
 // to date, Changed(i) saying what each class's agents repair against.
 func ExampleQueue_classes() {
-	rows := []string{
-		"........................................",
-		"........................................",
-		"....SSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSS....",
-		"....SSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSS....",
-		"........................................",
-		"........................................",
-	}
-	text := "type octile\nheight 6\nwidth 40\nmap\n" + strings.Join(rows, "\n") + "\n"
-	g, err := grid.ReadMap(strings.NewReader(text), "swamp.map", grid.Options{})
+	g, err := grid.ReadMap(strings.NewReader(swampMap), "swamp.map", grid.Options{})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -76,16 +80,7 @@ func ExampleQueue_classes() {
 // Each class's queue plans through it by sliced queries, and one Update
 // brings the graph and every class's grid up to date.
 func ExampleQueue_UseAnnotated() {
-	rows := []string{
-		"........................................",
-		"........................................",
-		"....SSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSS....",
-		"....SSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSS....",
-		"........................................",
-		"........................................",
-	}
-	text := "type octile\nheight 6\nwidth 40\nmap\n" + strings.Join(rows, "\n") + "\n"
-	g, err := grid.ReadMap(strings.NewReader(text), "swamp.map", grid.Options{})
+	g, err := grid.ReadMap(strings.NewReader(swampMap), "swamp.map", grid.Options{})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -451,6 +451,19 @@ func (a *Annotated) Stats() AnnotatedStats {
 	return st
 }
 
+// rlock takes a's read lock and its source grid's, as a query does: an
+// Update waits, and so does an edit of the source grid.
+func (a *Annotated) rlock() {
+	a.mu.RLock()
+	a.cl.src.RLock()
+}
+
+// runlock releases the locks rlock took.
+func (a *Annotated) runlock() {
+	a.cl.src.RUnlock()
+	a.mu.RUnlock()
+}
+
 // fresh returns ErrStale, wrapped, when the source grid has changed since
 // the graph was built. The caller holds the grid's read lock.
 func (a *Annotated) fresh() error {

@@ -57,10 +57,8 @@ func (a *Annotated) clusters(l int) int {
 // [ErrStale] on a graph whose source grid has changed since its Update.
 func (sr *AnnotatedSearcher) Refill() error {
 	a := sr.a
-	a.mu.RLock()
-	defer a.mu.RUnlock()
-	a.cl.src.RLock()
-	defer a.cl.src.RUnlock()
+	a.rlock()
+	defer a.runlock()
 	if err := a.fresh(); err != nil {
 		return err
 	}
@@ -90,10 +88,8 @@ func (sr *AnnotatedSearcher) Refill() error {
 // cluster c, so that the graph keeps their paths.
 func (sr *AnnotatedSearcher) fillCluster(k, l int, c int32) error {
 	a := sr.a
-	a.mu.RLock()
-	defer a.mu.RUnlock()
-	a.cl.src.RLock()
-	defer a.cl.src.RUnlock()
+	a.rlock()
+	defer a.runlock()
 	if err := a.fresh(); err != nil {
 		return err
 	}

@@ -94,10 +94,8 @@ func newAnnotatedSearcher(a *Annotated) *AnnotatedSearcher {
 // after an edit of the source grid it fails with [ErrStale].
 func (sr *AnnotatedSearcher) AppendPath(dst []image.Point, class int, from, to image.Point, q Query) ([]image.Point, Result, error) {
 	a := sr.a
-	a.mu.RLock()
-	defer a.mu.RUnlock()
-	a.cl.src.RLock()
-	defer a.cl.src.RUnlock()
+	a.rlock()
+	defer a.runlock()
 	res, err := sr.begin(class, from, to, q)
 	if err != nil || res.Status != core.Found {
 		sr.drop()
@@ -308,14 +306,12 @@ func (sr *AnnotatedSearcher) refine(dst []image.Point, n int) ([]image.Point, bo
 	h := a.base
 	nn := int32(len(h.nodes))
 	n0 := len(dst)
-	for len(sr.frames) > 0 && (n <= 0 || len(dst)-n0 < n) {
-		f := &sr.frames[len(sr.frames)-1]
-		if f.k >= len(f.path) {
-			sr.frames = sr.frames[:len(sr.frames)-1]
-			continue
+	for n <= 0 || len(dst)-n0 < n {
+		f, i, ok := sr.nextEdge()
+		if !ok {
+			break
 		}
-		l, u, v := f.level, f.path[f.k-1], f.path[f.k]
-		f.k++
+		l, u, v := f.level, f.path[i-1], f.path[i]
 		if u < nn && v < nn && h.clusterAt(l, a.cell(u)) != h.clusterAt(l, a.cell(v)) {
 			dst = append(dst, a.cell(v))
 			continue

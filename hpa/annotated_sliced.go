@@ -35,10 +35,8 @@ type annSliced struct {
 // any query in progress; AppendPath does too.
 func (sr *AnnotatedSearcher) Begin(class int, from, to image.Point, q Query) (Result, error) {
 	a := sr.a
-	a.mu.RLock()
-	defer a.mu.RUnlock()
-	a.cl.src.RLock()
-	defer a.cl.src.RUnlock()
+	a.rlock()
+	defer a.runlock()
 	res, err := sr.begin(class, from, to, q)
 	if err != nil {
 		sr.drop()
@@ -54,10 +52,8 @@ func (sr *AnnotatedSearcher) Begin(class int, from, to image.Point, q Query) (Re
 // AppendPath's. It drops any query in progress.
 func (sr *AnnotatedSearcher) BeginSliced(class int, from, to image.Point, q Query) error {
 	a := sr.a
-	a.mu.RLock()
-	defer a.mu.RUnlock()
-	a.cl.src.RLock()
-	defer a.cl.src.RUnlock()
+	a.rlock()
+	defer a.runlock()
 	w, done, err := sr.open(class, from, to, q)
 	if err != nil || done {
 		if err != nil {
@@ -97,10 +93,8 @@ func (sr *AnnotatedSearcher) BeginSliced(class int, from, to image.Point, q Quer
 // graph updated since, gives [ErrStale].
 func (sr *AnnotatedSearcher) Step(n int) (Result, error) {
 	a := sr.a
-	a.mu.RLock()
-	defer a.mu.RUnlock()
-	a.cl.src.RLock()
-	defer a.cl.src.RUnlock()
+	a.rlock()
+	defer a.runlock()
 	sl := &sr.sl
 	if sl.phase == slicedNone {
 		return sr.inc, nil
@@ -169,10 +163,8 @@ func (sr *AnnotatedSearcher) Step(n int) (Result, error) {
 // [ErrStale]; begin again on the updated graph.
 func (sr *AnnotatedSearcher) Next(dst []image.Point, n int) ([]image.Point, Result, error) {
 	a := sr.a
-	a.mu.RLock()
-	defer a.mu.RUnlock()
-	a.cl.src.RLock()
-	defer a.cl.src.RUnlock()
+	a.rlock()
+	defer a.runlock()
 	if sr.sl.phase != slicedNone || sr.inc.Status != core.Found && sr.inc.Status != core.InProgress {
 		return dst, sr.inc, nil
 	}

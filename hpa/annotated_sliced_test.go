@@ -52,6 +52,26 @@ func annotatedSliced(t *testing.T, what string, q *hpa.AnnotatedSearcher, i int,
 	return cells, res, calls, big
 }
 
+// stepper is a sliced query: a Searcher's or an AnnotatedSearcher's.
+type stepper interface {
+	Step(n int) (hpa.Result, error)
+}
+
+// stepAll runs s's sliced query to its end, n expansions a Step, and
+// returns its result.
+func stepAll(t *testing.T, s stepper, n int) hpa.Result {
+	t.Helper()
+	for {
+		res, err := s.Step(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Status != core.InProgress {
+			return res
+		}
+	}
+}
+
 // annotatedNext calls Next(k) until the path of q's query is complete.
 func annotatedNext(t *testing.T, what string, q *hpa.AnnotatedSearcher, k int) ([]image.Point, hpa.Result) {
 	t.Helper()
@@ -229,15 +249,7 @@ func TestAnnotatedSlicedAllocs(t *testing.T) {
 					if err := q.BeginSliced(i, p[0], p[1], hpa.Query{}); err != nil {
 						t.Fatal(err)
 					}
-					for {
-						res, err := q.Step(16)
-						if err != nil {
-							t.Fatal(err)
-						}
-						if res.Status != core.InProgress {
-							break
-						}
-					}
+					stepAll(t, q, 16)
 				}
 				for {
 					var res hpa.Result

@@ -93,6 +93,21 @@ type stream struct {
 	incAt     uint64
 }
 
+// nextEdge takes the refinement's next edge, that of its deepest frame,
+// dropping the frames done: the edge from node f.path[i−1] to f.path[i];
+// false when none is left. f is valid until a frame is pushed.
+func (st *stream) nextEdge() (f *refineFrame, i int, ok bool) {
+	for len(st.frames) > 0 {
+		f := &st.frames[len(st.frames)-1]
+		if f.k < len(f.path) {
+			f.k++
+			return f, f.k - 1, true
+		}
+		st.frames = st.frames[:len(st.frames)-1]
+	}
+	return nil, 0, false
+}
+
 // take appends to dst the cells found but not handed out, at most n of
 // them when n > 0, and returns how many more cells Next must refine: 0
 // for none, −1 for all the rest (n ≤ 0).

@@ -182,15 +182,7 @@ func TestBeginNextAllocs(t *testing.T) {
 		if err := q.BeginSliced(p[0], p[1], hpa.Query{}); err != nil {
 			t.Fatal(err)
 		}
-		for {
-			res, err := q.Step(20)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if res.Status != core.InProgress {
-				break
-			}
-		}
+		stepAll(t, q, 20)
 		path, _, err = q.Next(path[:0], 0)
 		if err != nil {
 			t.Fatal(err)

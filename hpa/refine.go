@@ -29,18 +29,16 @@ func (sr *Searcher) refine(dst []image.Point, n int) ([]image.Point, int, error)
 	nn := int32(len(h.nodes))
 	exp := 0
 	n0 := len(dst)
-	for len(sr.frames) > 0 && (n <= 0 || len(dst)-n0 < n) {
-		f := &sr.frames[len(sr.frames)-1]
-		if f.k >= len(f.path) {
-			sr.frames = sr.frames[:len(sr.frames)-1]
-			continue
+	for n <= 0 || len(dst)-n0 < n {
+		f, i, ok := sr.nextEdge()
+		if !ok {
+			break
 		}
 		l := f.level
-		a, b := f.path[f.k-1], f.path[f.k]
+		a, b := f.path[i-1], f.path[i]
 		if l == 0 { // the abstract path: each step at its own level
-			l = int(sr.alevel[f.k-1])
+			l = int(sr.alevel[i-1])
 		}
-		f.k++
 		pa, pb := sr.endCell(a), sr.endCell(b)
 		if a < nn && b < nn && h.clusterAt(l, pa) != h.clusterAt(l, pb) {
 			dst = append(dst, pb) // an inter-cluster step
