@@ -67,7 +67,7 @@ func TestBuild(t *testing.T) {
 		{"defaults", nil, hpa.DefaultClusterSize, hpa.DefaultMaxEntrance, 4},
 		{"options", []string{"-cluster", "8", "-max-entrance", "3"}, 8, 3, 4},
 		{"one cluster", []string{"-cluster", "100"}, 100, hpa.DefaultMaxEntrance, 4},
-		{"level factor", []string{"-cluster", "4", "-levels", "3", "-level-factor", "2"}, 4, hpa.DefaultMaxEntrance, 2},
+		{"level factor", []string{"-cluster", "4", "-levels", "3", "-level-factor", "2"}, 4, 4, 2}, // no entrance is longer than a cluster
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
