@@ -58,6 +58,7 @@ type Queue struct {
 	st     Status      // the active path's status when its search finds its end
 	hexp   int         // expansions of the active HPA* query so far
 	hstale bool        // the active HPA* query must begin again
+	herr   error       // why the active HPA* query could not begin again, for its Path
 	// Whether the active HPA* query's searches are over and its path is
 	// being refined into cells.
 	refining bool
@@ -87,7 +88,7 @@ func NewQueue(g *grid.Grid) *Queue {
 // owns an [hpa.Searcher] as well.
 func (q *Queue) UseGraph(hg *hpa.Graph) error {
 	if hg == nil {
-		q.hs = nil
+		q.use(nil)
 		return nil
 	}
 	if hg.Grid() != q.g {
@@ -107,7 +108,7 @@ func (q *Queue) UseGraph(hg *hpa.Graph) error {
 // goes back to the grid. q then owns an [hpa.AnnotatedSearcher].
 func (q *Queue) UseAnnotated(a *hpa.Annotated, class int) error {
 	if a == nil {
-		q.hs = nil
+		q.use(nil)
 		return nil
 	}
 	if class < 0 || class >= a.Len() {
@@ -120,8 +121,8 @@ func (q *Queue) UseAnnotated(a *hpa.Annotated, class int) error {
 	return nil
 }
 
-// use makes s the queue's HPA* search; a request in progress on the
-// previous one starts again.
+// use makes s the queue's HPA* search (nil: none, the grid's search); a
+// request in progress on the previous one starts again.
 func (q *Queue) use(s slicedHPA) {
 	q.hs = s
 	if q.active != nil && q.onHPA {
@@ -308,9 +309,20 @@ func (q *Queue) begin() bool {
 func (q *Queue) stepHPA(n int) (core.Status, int, bool) {
 	p := q.active
 	if q.hstale {
-		if err := q.hs.BeginSliced(p.from, q.end, hpa.Query{}); err != nil {
-			return core.InProgress, 0, false
+		// Ask again from the ends, as the edit may have blocked one, or
+		// cut the goal off (a Partial request then heads elsewhere).
+		end, st, ok, err := resolve(q.g, &q.Options, p.from, p.to)
+		if err == nil && ok {
+			err = q.hs.BeginSliced(p.from, end, hpa.Query{})
+			if errors.Is(err, hpa.ErrStale) {
+				return core.InProgress, 0, false // the graph is not updated yet
+			}
 		}
+		if err != nil || !ok {
+			q.herr = err
+			return core.Unreachable, 0, true
+		}
+		q.end, q.st = end, st
 		q.hstale, q.hexp, q.refining = false, 0, false
 	}
 	var res hpa.Result
@@ -342,6 +354,7 @@ func (q *Queue) finish(st core.Status) {
 		q.refining = false
 		if st != core.Found {
 			p.set(q.g, nil, p.cells[:0], p.to, NoPath)
+			p.err, q.herr = q.herr, nil
 			return
 		}
 		p.set(q.g, nil, append(p.cells[:0], q.cells...), p.to, q.st)

@@ -159,3 +159,60 @@ func TestQueueAnnotatedAllocs(t *testing.T) {
 		}
 	}
 }
+
+// TestQueueAnnotatedRestarts: a request in progress when the queue leaves
+// its graph (UseAnnotated(nil)) ends on the grid; one whose goal an edit
+// blocks ends as no path once the graph is updated, and the request
+// behind it still runs.
+func TestQueueAnnotatedRestarts(t *testing.T) {
+	g, a, qs := annotatedQueues(t, 11)
+	q, cg := qs[0], a.Grid(0)
+	cell, _ := cg.LargestRegion()
+	r := testmap.NewRand(11)
+	far := func() (image.Point, image.Point) {
+		for {
+			from, _ := cg.RandomFree(r, cell)
+			to, _ := cg.RandomFree(r, cell)
+			if d := from.Sub(to); max(d.X, -d.X, d.Y, -d.Y) > 80 {
+				return from, to
+			}
+		}
+	}
+	var p, next agent.Path
+	from, to := far()
+	q.Request(&p, from, to, 0)
+	q.Run(agent.Budget{Expansions: 3})
+	if err := q.UseAnnotated(nil, 0); err != nil {
+		t.Fatal(err)
+	}
+	drain(t, q, 1<<30)
+	if p.Status() != agent.Following || p.Cells()[len(p.Cells())-1] != to {
+		t.Fatalf("after leaving the graph: %v, %d cells", p.Status(), len(p.Cells()))
+	}
+	if err := q.UseAnnotated(a, 0); err != nil {
+		t.Fatal(err)
+	}
+
+	from, to = far()
+	q.Request(&p, from, to, 1)
+	f2, t2 := far()
+	q.Request(&next, f2, t2, 0)
+	q.Run(agent.Budget{Expansions: 3})
+	wall := image.Rectangle{Min: to, Max: to.Add(image.Pt(1, 1))}
+	if f2 == to || t2 == to {
+		t.Skip("the two requests share a cell")
+	}
+	g.SetCells(wall, false)
+	if err := a.Update(wall); err != nil {
+		t.Fatal(err)
+	}
+	for range 1000 {
+		if q.Len() == 0 {
+			break
+		}
+		q.Run(agent.Budget{Expansions: 50})
+	}
+	if q.Len() != 0 || p.Status() != agent.NoPath || next.Status() == agent.Queued {
+		t.Fatalf("the queue holds %d requests; the walled-in goal's path is %v, the next one %v", q.Len(), p.Status(), next.Status())
+	}
+}

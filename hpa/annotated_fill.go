@@ -52,9 +52,11 @@ func (a *Annotated) clusters(l int) int {
 // (those the update rebuilt, once [Annotated.FillPaths] filled the rest
 // at load), so that the queries of the frames after an edit neither
 // search nor allocate them. It checks every cluster of every class and
-// costs the fills of those it finds empty; it uses sr's scratch, drops
-// sr's query in progress and allocates what it keeps. It returns
-// [ErrStale] on a graph whose source grid has changed since its Update.
+// costs the fills of those it finds empty; a cluster whose paths queries
+// filled in part since the Update keeps what it has, so call it right
+// after the Update. It uses sr's scratch, drops sr's query in progress and
+// allocates what it keeps. It returns [ErrStale] on a graph whose source
+// grid has changed since its Update.
 func (sr *AnnotatedSearcher) Refill() error {
 	a := sr.a
 	a.rlock()

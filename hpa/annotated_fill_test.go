@@ -3,6 +3,7 @@ package hpa_test
 import (
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -43,7 +44,7 @@ func sameWhenRepeated(t *testing.T, what string, a, ref *hpa.Annotated, seed int
 // finds the path a graph without the fill finds; on a graph out of date
 // with its grid, both fail with ErrStale.
 func TestAnnotatedFillPaths(t *testing.T) {
-	g := classMap(12, 160, 120, true)
+	g := classMap(12, 256, 192, false)
 	classes := testClasses()
 	for _, opt := range []hpa.Options{{ClusterSize: 8, Levels: 1}, {ClusterSize: 8, Levels: 3, LevelFactor: 2}} {
 		what := fmt.Sprintf("levels %d", opt.Levels)
@@ -51,16 +52,26 @@ func TestAnnotatedFillPaths(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := a.FillPaths(); err != nil {
-			t.Fatal(err)
+		rs := hpa.NewAnnotatedSearcher(a)
+		r := testmap.NewRand(12)
+		if opt.Levels == 1 {
+			if err := a.FillPaths(); err != nil {
+				t.Fatal(err)
+			}
+		} else {
+			// Refill fills a graph that has kept nothing, here on a
+			// searcher whose sliced query was left in its abstract search:
+			// that query's landmark bound must not guide the fill.
+			slicedUnfinished(t, rs, a, r)
+			if err := rs.Refill(); err != nil {
+				t.Fatal(err)
+			}
 		}
 		ref, err := hpa.BuildAnnotated(g, classes, opt)
 		if err != nil {
 			t.Fatal(err)
 		}
 		sameWhenRepeated(t, what, a, ref, 1)
-		rs := hpa.NewAnnotatedSearcher(a)
-		r := testmap.NewRand(12)
 		for step := range 4 {
 			wall := testmap.FreeWall(r, g, 6)
 			g.SetCells(wall, false)
@@ -73,6 +84,7 @@ func TestAnnotatedFillPaths(t *testing.T) {
 			if err := a.Update(wall); err != nil {
 				t.Fatal(err)
 			}
+			slicedUnfinished(t, rs, a, r)
 			if err := rs.Refill(); err != nil {
 				t.Fatal(err)
 			}
@@ -82,5 +94,29 @@ func TestAnnotatedFillPaths(t *testing.T) {
 			}
 			sameWhenRepeated(t, fmt.Sprintf("%s, edit %d (%v)", what, step, wall), a, fresh, int64(10+step))
 		}
+	}
+}
+
+// slicedUnfinished leaves on sr a sliced query of class 0 between ends far
+// apart, stopped in its abstract search.
+func slicedUnfinished(t *testing.T, sr *hpa.AnnotatedSearcher, a *hpa.Annotated, r *rand.Rand) {
+	t.Helper()
+	cg := a.Grid(0)
+	cell, _ := cg.LargestRegion()
+	for {
+		from, _ := cg.RandomFree(r, cell)
+		to, _ := cg.RandomFree(r, cell)
+		if d := from.Sub(to); max(d.X, -d.X, d.Y, -d.Y) < cg.Width()/2 {
+			continue
+		}
+		if err := sr.BeginSliced(0, from, to, hpa.Query{}); err != nil {
+			t.Fatal(err)
+		}
+		for range 2 { // the ends joined, then one expansion
+			if _, err := sr.Step(1); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return
 	}
 }

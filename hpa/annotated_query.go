@@ -306,6 +306,7 @@ func (sr *AnnotatedSearcher) refine(dst []image.Point, n int) ([]image.Point, bo
 	h := a.base
 	nn := int32(len(h.nodes))
 	n0 := len(dst)
+	sr.adist.alt.lm = nil // the searches inside clusters use no landmarks, whatever query set them
 	for n <= 0 || len(dst)-n0 < n {
 		f, i, ok := sr.nextEdge()
 		if !ok {

@@ -88,9 +88,11 @@ func (sr *AnnotatedSearcher) BeginSliced(class int, from, to image.Point, q Quer
 // cluster, and the class's edges inside its clusters of the levels above),
 // which it does not split. Its result's status is core.InProgress while
 // searches remain, then core.Found or core.Unreachable, as Begin's would
-// be; its expansions count those so far. Without a sliced query it
-// returns the latest result. A source grid edited since BeginSliced, or a
-// graph updated since, gives [ErrStale].
+// be; its expansions count those so far. Once the searches are over it
+// returns the query's result as Next last left it (core.InProgress while
+// cells remain to hand out), and with no query begun, or after an
+// AppendPath, the zero Result (core.NotSearched). A source grid edited
+// since BeginSliced, or a graph updated since, gives [ErrStale].
 func (sr *AnnotatedSearcher) Step(n int) (Result, error) {
 	a := sr.a
 	a.rlock()
@@ -206,4 +208,5 @@ func (sr *AnnotatedSearcher) current(begun string) error {
 func (sr *AnnotatedSearcher) drop() {
 	sr.stream.drop()
 	sr.sl.phase = slicedNone
+	sr.adist.alt.lm = nil // a sliced query dropped mid-search set them
 }

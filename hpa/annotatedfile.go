@@ -198,7 +198,7 @@ func ReadAnnotated(r io.Reader, name string, g *grid.Grid) (*Annotated, error) {
 	}
 	g.RLock()
 	defer g.RUnlock()
-	a, inter := newAnnotated(c, int(cs32), int(me32), int(lf))
+	a, inter := newAnnotated(c, int(cs32), min(int(me32), int(cs32)), int(lf)) // as Read does
 	h := a.base
 	if int(nn) != len(h.nodes) {
 		return nil, ferr(48, "%d nodes, want the %d transition cells of the classes' grids", nn, len(h.nodes))

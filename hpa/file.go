@@ -232,7 +232,7 @@ func Read(r io.Reader, g *grid.Grid) (*Graph, error) {
 	if me32 < 1 || me32 > math.MaxInt32 {
 		return nil, &FormatError{32, fmt.Sprintf("max entrance %d, want 1 to %d", me32, math.MaxInt32)}
 	}
-	cs, me := int(cs32), int(me32)
+	cs, me := int(cs32), min(int(me32), int(cs32)) // no entrance is longer than a cluster (older files may say more)
 	entrances, nn, ne := le.Uint32(hdr[36:]), le.Uint32(hdr[40:]), le.Uint32(hdr[44:])
 
 	// Bounds from the grid alone: nodes are distinct cells on cluster

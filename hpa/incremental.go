@@ -42,9 +42,10 @@ func (sr *Searcher) Begin(from, to image.Point, q Query) (Result, error) {
 // core.Found, with the exact cost of the whole path and the expansions of
 // all its searches; core.Unreachable, or core.NotSearched with no query
 // begun, append nothing, and so does a sliced query whose searches Step
-// has not finished (status core.InProgress). Each call's work is bounded by the abstract edges
-// it refines: those of its cells, and the next one, whose cells wait for
-// the next call, so that core.InProgress means cells remain. A graph whose grid has been edited since Begin, or that was
+// has not finished (status core.InProgress). Each call's work is bounded
+// by the abstract edges it refines: those of its cells, and the next one,
+// whose cells wait for the next call, so that core.InProgress means cells
+// remain. A graph whose grid has been edited since Begin, or that was
 // updated since, gives [ErrStale]; Begin again on the updated graph.
 func (sr *Searcher) Next(dst []image.Point, n int) ([]image.Point, Result, error) {
 	h := sr.h

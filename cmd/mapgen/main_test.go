@@ -250,7 +250,7 @@ func TestErrors(t *testing.T) {
 		{"pairs without -map", []string{"pairs", "-o", outScen}, 2, "pairs: -map is required"},
 		{"pairs without -o", []string{"pairs", "-map", good}, 2, "pairs: -o is required"},
 		{"pairs onto the map", []string{"pairs", "-map", good, "-o", good}, 2, "is the map itself"},
-		{"pairs none", []string{"pairs", "-map", good, "-o", outScen, "-n", "0"}, 2, "pairs: -n 0, want 1 or more"},
+		{"pairs none", []string{"pairs", "-map", good, "-o", outScen, "-n", "0"}, 2, "pairs: -n 0, want 1 to 1000000"},
 		{"pairs negative apart", []string{"pairs", "-map", good, "-o", outScen, "-apart", "-3"}, 2, "pairs: -apart -3"},
 		{"pairs too far apart", []string{"pairs", "-map", good, "-o", outScen, "-apart", "2", "-n", "1"}, 1, "draws gave only 0 of 1 pairs at least 2 apart in the largest region (2 cells)"},
 		{"pairs bad map", []string{"pairs", "-map", bad, "-o", outScen}, 1, "bad.map"},

@@ -14,6 +14,9 @@ import (
 	"github.com/cairn-nav/cairn/internal/atomicfile"
 )
 
+// maxPairs is the most pairs a file gets (each costs a grid search).
+const maxPairs = 1_000_000
+
 // maxDraws bounds the draws of pairs, per pair wanted, before pairs gives
 // up on a distance the region does not allow often enough.
 const maxDraws = 100_000
@@ -40,8 +43,8 @@ func pairs(args []string, stdout io.Writer) error {
 		return cli.Usagef("pairs: -o is required")
 	case cli.SameFile(*in, *out):
 		return cli.Usagef("pairs: -o %s is the map itself", *out)
-	case *n < 1:
-		return cli.Usagef("pairs: -n %d, want 1 or more", *n)
+	case *n < 1 || *n > maxPairs:
+		return cli.Usagef("pairs: -n %d, want 1 to %d", *n, maxPairs)
 	case *apart < 0:
 		return cli.Usagef("pairs: -apart %d, want 0 or more", *apart)
 	}

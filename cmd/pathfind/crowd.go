@@ -493,7 +493,7 @@ func (c *crowd) apply(fr int, rect image.Rectangle, free bool) {
 	case c.ha != nil:
 		c.ha.Update(rect) // cannot fail on the grids BuildAnnotated made
 		if c.f.refill {
-			c.hr.Refill()
+			c.hr.Refill() // cannot be stale right after the Update; a refinement's internal error would have failed the fill at load
 		}
 	}
 	for i, cl := range c.classes {

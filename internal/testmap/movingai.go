@@ -9,11 +9,18 @@ import (
 )
 
 // MovingAIDir returns the folder of the Moving AI benchmark maps, which
-// lives outside the repository: shared/benchmarks/movingai beside the
-// folder holding go.mod, found by walking up from the working directory (a
-// package's folder under go test). It returns "" when there is no such
-// folder; tests that need it skip then.
+// lives outside the repository: the folder that the environment variable
+// CAIRN_MOVINGAI names when it is set, else shared/benchmarks/movingai
+// beside the folder holding go.mod, found by walking up from the working
+// directory (a package's folder under go test). It returns "" when there
+// is no such folder; tests that need it skip then.
 func MovingAIDir() string {
+	if d := os.Getenv("CAIRN_MOVINGAI"); d != "" {
+		if fi, err := os.Stat(d); err == nil && fi.IsDir() {
+			return d
+		}
+		return ""
+	}
 	dir, err := os.Getwd()
 	if err != nil {
 		return ""
