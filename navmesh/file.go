@@ -359,13 +359,13 @@ func readMesh(r io.Reader, g *grid.Grid, bound *binding) (*Mesh, error) {
 	case s == sourcePolygons && areas:
 		return nil, &FormatError{8, fmt.Sprintf("version %d (area types) of a mesh built from polygons, which has none", version)}
 	case s == sourcePolygons && g != nil && le.Uint32(hdr[16:]) != 0:
-		return nil, &FormatError{24, "mesh was built for another map or agent radius"}
+		return nil, &FormatError{24, "mesh was built for another map or agent radius: it keeps an agent radius from the walls, and is read for a point agent (give ReadFor, or -radius, the radius it was built with)"}
 	case s == sourcePolygons && g != nil:
 		return nil, &FormatError{12, "mesh was built from polygons, not from a grid: read it with Read, not ReadFor"}
 	case s == sourcePolygons:
 		return readPolyFile(d, hdr, bound)
 	case bound != nil:
-		return nil, &FormatError{24, "mesh was built for another map or agent radius"}
+		return nil, &FormatError{24, "mesh was built for another map or agent radius: it is a point agent's, and is read for an agent radius (build one with that radius, or read it without)"}
 	case s != sourceGrid && s != sourceConvex:
 		return nil, &FormatError{12, fmt.Sprintf("unknown source %d, want %d (rectangles from a grid), %d (polygons) or %d (convex polygons from a grid)", s, sourceGrid, sourcePolygons, sourceConvex)}
 	}

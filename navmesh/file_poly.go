@@ -36,7 +36,8 @@ func readPolyFile(d *binfile.Reader, hdr []byte, want *binding) (*Mesh, error) {
 		return nil, &FormatError{24, "fingerprint without a grid size"}
 	}
 	if want != nil && bound != *want {
-		return nil, &FormatError{24, "mesh was built for another map or agent radius"}
+		return nil, &FormatError{24, fmt.Sprintf("mesh was built for another map or agent radius: file binding %016x (%d×%d), this map's with this radius and subcell side %016x (%d×%d)",
+			bound.fp, bound.w, bound.h, want.fp, want.w, want.h)}
 	}
 	nv, np, ne := le.Uint32(hdr[32:]), le.Uint32(hdr[36:]), le.Uint32(hdr[40:])
 	// Bounds from FromPolygons: at least one ring of 3 points and at most
