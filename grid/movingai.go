@@ -167,7 +167,7 @@ header:
 			return nil, readError(name, err)
 		}
 		if n != width {
-			return nil, ferr(lr.n, "map row %d has %d cells, want %d", y, n, width)
+			return nil, ferr(lr.n, "map row y=%d has %d cells, want %d", y, n, width)
 		}
 		if len(free)+width > cap(free) {
 			// Double the room as rows arrive, rather than append's slower
@@ -190,7 +190,7 @@ header:
 			case 0:
 				free = append(free, false)
 			default:
-				return nil, ferr(lr.n, "bad character %q in column %d", line[x:x+1], x+1)
+				return nil, ferr(lr.n, "bad character %q in column %d (cell %d,%d)", line[x:x+1], x+1, x, y)
 			}
 			if areas != nil {
 				areas = append(areas, letterAreas[c])

@@ -65,15 +65,15 @@ var maiMapCases = []struct {
 	{name: "huge width", in: "type octile\nheight 1\nwidth 99999999999999999999\nmap\n", errLine: 3, errMsg: "bad width"},
 	{name: "huge size", in: "type octile\nheight 65536\nwidth 65536\nmap\n", errLine: 3, errMsg: "exceeds"},
 	{name: "lying header", in: "type octile\nheight 16384\nwidth 16384\nmap\n....\n", errLine: 5, errMsg: "has 4 cells, want 16384"},
-	{name: "short row", in: "type octile\nheight 2\nwidth 3\nmap\n...\n..\n", errLine: 6, errMsg: "map row 1 has 2 cells, want 3"},
-	{name: "long row", in: "type octile\nheight 2\nwidth 3\nmap\n....\n...\n", errLine: 5, errMsg: "map row 0 has 4 cells, want 3"},
+	{name: "short row", in: "type octile\nheight 2\nwidth 3\nmap\n...\n..\n", errLine: 6, errMsg: "map row y=1 has 2 cells, want 3"},
+	{name: "long row", in: "type octile\nheight 2\nwidth 3\nmap\n....\n...\n", errLine: 5, errMsg: "map row y=0 has 4 cells, want 3"},
 	{name: "too few rows", in: "type octile\nheight 3\nwidth 3\nmap\n...\n...\n", errLine: 7, errMsg: "file ends after 2 of 3 map rows"},
 	{name: "too many rows", in: "type octile\nheight 1\nwidth 3\nmap\n...\n...\n", errLine: 6, errMsg: "extra line"},
 	{name: "extra line after blank", in: "type octile\nheight 1\nwidth 3\nmap\n...\n\nx\n", errLine: 7, errMsg: "extra line"},
-	{name: "bad char", in: "type octile\nheight 2\nwidth 3\nmap\n...\n.x.\n", errLine: 6, errMsg: `bad character "x" in column 2`},
-	{name: "bad byte", in: "type octile\nheight 1\nwidth 3\nmap\n..\xff\n", errLine: 5, errMsg: `bad character "\xff" in column 3`},
-	{name: "stray carriage return", in: "type octile\nheight 1\nwidth 3\nmap\n.\r.\n", errLine: 5, errMsg: `bad character "\r" in column 2`},
-	{name: "space in row", in: "type octile\nheight 1\nwidth 3\nmap\n. .\n", errLine: 5, errMsg: `bad character " " in column 2`},
+	{name: "bad char", in: "type octile\nheight 2\nwidth 3\nmap\n...\n.x.\n", errLine: 6, errMsg: `bad character "x" in column 2 (cell 1,1)`},
+	{name: "bad byte", in: "type octile\nheight 1\nwidth 3\nmap\n..\xff\n", errLine: 5, errMsg: `bad character "\xff" in column 3 (cell 2,0)`},
+	{name: "stray carriage return", in: "type octile\nheight 1\nwidth 3\nmap\n.\r.\n", errLine: 5, errMsg: `bad character "\r" in column 2 (cell 1,0)`},
+	{name: "space in row", in: "type octile\nheight 1\nwidth 3\nmap\n. .\n", errLine: 5, errMsg: `bad character " " in column 2 (cell 1,0)`},
 }
 
 func TestReadMap(t *testing.T) {
@@ -464,7 +464,7 @@ map
 	fmt.Println(err)
 	// Output:
 	// 5 3 false true
-	// grid: bad.map:5: bad character "x" in column 2
+	// grid: bad.map:5: bad character "x" in column 2 (cell 1,0)
 }
 
 func ExampleReadScenarios() {
@@ -527,7 +527,7 @@ func TestReadMapLongRows(t *testing.T) {
 					row0 + strings.Repeat(".", extra) + eol + row1 + eol
 				var fe *grid.FormatError
 				_, err = grid.ReadMap(strings.NewReader(bad), "long.map", grid.Options{})
-				want := fmt.Sprintf("map row 0 has %d cells, want %d", w+extra, w)
+				want := fmt.Sprintf("map row y=0 has %d cells, want %d", w+extra, w)
 				if !errors.As(err, &fe) || fe.Line != 5 || fe.Msg != want {
 					t.Fatalf("width %d, line end %q, %d extra: error %v, want long.map:5: %s", w, eol, extra, err, want)
 				}

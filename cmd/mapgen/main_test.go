@@ -238,7 +238,7 @@ func TestErrors(t *testing.T) {
 		{"scale without -k", []string{"scale", "-map", good, "-o", out}, 2, "scale: -k 0, want 1 or more"},
 		{"scale onto itself", []string{"scale", "-map", good, "-k", "2", "-o", good}, 2, "is the input map itself"},
 		{"scale missing map", []string{"scale", "-map", filepath.Join(dir, "none.map"), "-k", "2", "-o", out}, 1, "no such file"},
-		{"scale bad map", []string{"scale", "-map", bad, "-k", "2", "-o", out}, 1, `bad.map:5: bad character "x" in column 2`},
+		{"scale bad map", []string{"scale", "-map", bad, "-k", "2", "-o", out}, 1, `bad.map:5: bad character "x" in column 2 (cell 1,0)`},
 		{"scale too large", []string{"scale", "-map", good, "-k", "20000", "-o", out}, 1, "2×1 map scaled 20000 times exceeds"},
 		{"scale no dir", []string{"scale", "-map", good, "-k", "2", "-o", missingDir}, 1, "scale: -o " + missingDir + ": stat "},
 		{"scale -scen alone", []string{"scale", "-map", good, "-k", "2", "-o", out, "-scen", goodScen}, 2, "scale: -scen and -scen-o go together"},
