@@ -112,12 +112,12 @@ func isAnnotatedFile(path string) bool {
 func routeAnnotated(stdout io.Writer, g *grid.Grid, path string, size int, from, to image.Point, q hpa.Query, showPath bool) error {
 	file, err := os.Open(path)
 	if err != nil {
-		return err
+		return fmt.Errorf("-graph %w", err)
 	}
 	defer file.Close()
 	a, err := hpa.ReadAnnotated(bufio.NewReader(file), path, g)
 	if err != nil {
-		return err
+		return fmt.Errorf("-graph %w", err)
 	}
 	var sizes []int
 	class := -1

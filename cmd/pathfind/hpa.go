@@ -46,12 +46,12 @@ func loadGraph(g *grid.Grid, path string) (*hpa.Graph, error) {
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("-graph %w", err)
 	}
 	defer f.Close()
 	hg, err := hpa.Read(f, g)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("-graph %s: %w", path, err)
 	}
 	return hg, nil
 }
