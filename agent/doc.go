@@ -13,7 +13,9 @@
 // against the edited rectangle and searches only the broken stretch again.
 // A [Queue] spreads the searches of many agents over frames: requests wait
 // by priority and run under a budget of expansions or time per call, and a
-// request can be cancelled or replaced.
+// request can be cancelled or replaced. A queue can search an HPA* graph of
+// its grid instead ([Queue.UseGraph]), or one class of an annotated graph
+// that units of several sizes share ([Queue.UseAnnotated]).
 //
 // A [FlowField] sends many agents to one goal with a single reverse search.
 //

@@ -33,7 +33,8 @@
 // Units of several sizes and filters are served from one grid by
 // [Classes]: a derived grid and a graph per class, updated together; or
 // from one graph whose nodes and edges the classes share, [Annotated]
-// (annotated HPA*, with levels and landmarks per class).
+// (annotated HPA*, with levels and landmarks per class), whose
+// [AnnotatedSearcher] answers a piece at a time too.
 //
 // Coordinates and costs are the grid's: cell (x, y), row 0 at the top, a
 // straight step costs 1 and a diagonal one √2, times the terrain multipliers.
