@@ -45,6 +45,7 @@ type queryGraph struct {
 	gx, gy int // the goal in padded coordinates
 	jump   bool
 	filter filtered // of a query with a Filter; filter.f is nil without
+	size   int      // of a query with a Size above 1; 0 else
 }
 
 func (q *queryGraph) NumNodes() int { return len(q.g.free) }
@@ -52,6 +53,9 @@ func (q *queryGraph) NumNodes() int { return len(q.g.free) }
 func (q *queryGraph) AppendEdges(dst []core.Edge, n int32) []core.Edge {
 	if q.filter.f != nil {
 		return q.filteredEdges(dst, n)
+	}
+	if q.size > 0 {
+		return q.sizedEdges(dst, n)
 	}
 	return (*graph)(q.g).AppendEdges(dst, n)
 }

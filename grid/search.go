@@ -78,6 +78,18 @@ type Query struct {
 	// the search is then plain A*, and a goal the filter cuts off costs a
 	// search of all the cells the start reaches.
 	Filter *Filter
+	// Size, above 1, searches for a unit of Size×Size cells standing on
+	// the square whose top-left cell is its anchor, the cell a path names
+	// (clearance-based pathfinding): an anchor is legal where
+	// [Grid.Clearance] is at least Size, a diagonal move keeps both side
+	// anchors legal, and with terrain costs an anchor's multiplier is the
+	// largest of its square's, so that the paths and costs are those of a
+	// search of [Grid.Sized](Size), read from this grid's own cells. The
+	// search is then plain A*, and a goal the unit cannot reach costs a
+	// search of all the anchors the start reaches (Sized's grid has its
+	// own regions). 0 and 1 mean a unit of one cell; Size does not go with
+	// a Filter ([Grid.Derived] serves both).
+	Size int
 	// OnExpand, when not nil, receives each expanded cell in order with its
 	// cost from the start.
 	OnExpand func(p image.Point, g float64)
@@ -223,9 +235,14 @@ func (g *Grid) checkEnd(p image.Point, what string) error {
 func (c *query) setup(from, to image.Point, q Query) (start, goal int32, h core.Heuristic, opt core.Query, ok bool, err error) {
 	g := c.g
 	c.q.filter.f = nil
+	c.q.size = 0
 	c.h.scale = 1
 	regions := true
-	if q.Filter != nil {
+	if q.Size > 1 || q.Size < 0 {
+		if regions, err = c.setupSize(q, from, to); err != nil {
+			return 0, 0, nil, opt, false, err
+		}
+	} else if q.Filter != nil {
 		if c.h.scale, regions, err = c.setupFilter(q.Filter, from, to); err != nil {
 			return 0, 0, nil, opt, false, err
 		}
@@ -262,7 +279,7 @@ func (c *query) setup(from, to image.Point, q Query) (start, goal int32, h core.
 	}
 	c.q.goal = goal
 	c.q.gx, c.q.gy = to.X+1, to.Y+1
-	c.q.jump = !q.Plain && g.conn == Eight && g.cost == nil && q.Filter == nil
+	c.q.jump = !q.Plain && g.conn == Eight && g.cost == nil && q.Filter == nil && c.q.size == 0
 	c.q.jumps = nil
 	if c.q.jump && !q.Scan {
 		c.q.jumps = g.jumpTable() // nil where it does not pay
