@@ -73,3 +73,32 @@ func ExampleGrid_Sized() {
 	// ********.
 	// .........
 }
+
+func ExampleQuery_size() {
+	// The wall of ExampleGrid_Sized: a query of size 2 on the grid itself
+	// gives the path Sized(2)'s grid gives, with no grid to make.
+	g, err := grid.FromRows([]string{
+		".........",
+		".........",
+		"###.###..",
+		".........",
+		".........",
+	}, grid.Options{})
+	if err != nil {
+		panic(err)
+	}
+	s := grid.NewSearcher(g)
+	for _, k := range []int{1, 2} {
+		path, res, err := s.AppendPath(nil, image.Pt(0, 0), image.Pt(0, 3), grid.Query{Size: k})
+		if err != nil {
+			panic(err)
+		}
+		fmt.Printf("size %d: %s, cost %.4f, %d anchors\n", k, res.Status, res.Cost, len(path))
+	}
+	_, _, err = s.AppendPath(nil, image.Pt(8, 0), image.Pt(0, 3), grid.Query{Size: 2})
+	fmt.Println(err)
+	// Output:
+	// size 1: found, cost 8.4142, 9 anchors
+	// size 2: found, cost 17.0000, 18 anchors
+	// grid: start (8,0) has clearance 1, too little for a unit of size 2
+}
