@@ -348,6 +348,7 @@ func (h *Graph) relevel(l int, dirty []int32) (changed []int32) {
 		u.levels[l] = h.newLevelScratch(l)
 	}
 	sc := u.levels[l]
+	same := make([]bool, len(cs)) // per cluster, whether it kept its nodes and edges
 	for ci, lc := range cs {
 		// The nodes, in the order of a build's IDs: level-1 cluster by
 		// cluster, row-major, each cluster's in its order; and the edges
@@ -379,20 +380,13 @@ func (h *Graph) relevel(l int, dirty []int32) (changed []int32) {
 			sc.buf = sc.levelIntra(sc.buf[:0], lc, ms)
 			intra = sc.buf
 		}
-		h.placeEdges(u, lv, lc, ms, ie, ioff, intra, oldCM[ci], oldAdj)
+		same[ci] = h.placeEdges(u, lv, lc, ms, ie, ioff, intra, oldCM[ci], oldAdj)
 	}
 	// A cluster changed when its nodes or one of their edges did; the
 	// level above then rebuilds the cluster holding it, which it finds
 	// from the level-1 cluster at its corner.
 	for i, lc := range cs {
-		same := slices.Equal(oldCM[i], lv.cm[lc])
-		for _, m := range lv.cm[lc] {
-			if !same {
-				break
-			}
-			same = slices.Equal(oldAdj[m], lv.adj[m])
-		}
-		if !same {
+		if !same[i] {
 			r := h.levelClusterRect(l, lc)
 			changed = append(changed, int32((r.Min.Y/h.cs)*h.ncx+r.Min.X/h.cs))
 			if l == h.Levels() {
@@ -421,8 +415,9 @@ func (h *Graph) relevel(l int, dirty []int32) (changed []int32) {
 // ie[ioff[i]:ioff[i+1]], then its edges inside the cluster in the order
 // of intra, as a build lays them out. They share one block, made anew
 // only when the members or their edges differ from what the cluster held
-// (the members old, their edges oldAdj), whose lists it keeps otherwise.
-func (h *Graph) placeEdges(u *updateScratch, lv *level, lc int32, ms []int32, ie []core.Edge, ioff []int32, intra []intraEdge, old []int32, oldAdj map[int32][]core.Edge) {
+// (the members old, their edges oldAdj), whose lists it keeps otherwise;
+// it reports whether it kept them.
+func (h *Graph) placeEdges(u *updateScratch, lv *level, lc int32, ms []int32, ie []core.Edge, ioff []int32, intra []intraEdge, old []int32, oldAdj map[int32][]core.Edge) bool {
 	if len(u.pos) < len(h.nodes) {
 		u.pos = make([]int32, len(h.nodes)+len(h.nodes)/4)
 	}
@@ -465,7 +460,7 @@ func (h *Graph) placeEdges(u *updateScratch, lv *level, lc int32, ms []int32, ie
 			lv.adj[n] = oldAdj[n]
 			lv.nedges += len(oldAdj[n])
 		}
-		return
+		return true
 	}
 	lv.cm[lc] = slices.Clone(ms)
 	block = slices.Clone(block)
@@ -475,6 +470,7 @@ func (h *Graph) placeEdges(u *updateScratch, lv *level, lc int32, ms []int32, ie
 		lv.nedges += int(fill[i] - start)
 		start = fill[i]
 	}
+	return false
 }
 
 // updateScratch is the search scratch of in-place updates, kept by the
