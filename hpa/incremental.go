@@ -62,20 +62,19 @@ func (sr *Searcher) Next(dst []image.Point, n int) ([]image.Point, Result, error
 	}
 	n0 := len(dst)
 	dst, more := sr.take(dst, n)
-	for _, ahead := range [2]bool{false, true} {
-		var e int
-		var err error
-		switch {
-		case !ahead && more != 0:
-			dst, e, err = sr.refine(dst, more)
-		case ahead && sr.ahead():
-			sr.pending, e, err = sr.refine(sr.pending[:0], 1)
-		}
+	var e int
+	var err error
+	if more != 0 {
+		dst, e, err = sr.refine(dst, more)
 		sr.inc.Expanded += e
-		if err != nil {
-			sr.inc = Result{}
-			return dst[:n0], Result{}, err
-		}
+	}
+	if err == nil && sr.ahead() {
+		sr.pending, e, err = sr.refine(sr.pending[:0], 1)
+		sr.inc.Expanded += e
+	}
+	if err != nil {
+		sr.inc = Result{}
+		return dst[:n0], Result{}, err
 	}
 	return dst, sr.settle(h, dst[n0:]), nil
 }
@@ -303,7 +302,7 @@ func (sr *Searcher) Step(n int) (Result, error) {
 		}
 		sl.phase = slicedInsert // the window holds no path: the graph does
 	case slicedInsert:
-		sl.top = sr.topLevel(sl.from, sl.to, sl.q)
+		sl.top = h.topLevel(sl.from, sl.to, sl.q)
 		if !sr.fillTables(n) {
 			return sr.inc, nil
 		}

@@ -126,7 +126,7 @@ func TestLandmarkBound(t *testing.T) {
 		sr := NewSearcher(h)
 		r := testmap.NewRand(int64(hi))
 		for _, pq := range testmap.RandomPairs(r, h.g, 30) {
-			top := sr.topLevel(pq[0], pq[1], Query{})
+			top := sr.h.topLevel(pq[0], pq[1], Query{})
 			if top != h.Levels() {
 				continue
 			}

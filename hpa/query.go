@@ -338,7 +338,7 @@ func (sr *Searcher) begin(dst []image.Point, from, to image.Point, q Query) ([]i
 		}
 		dst = dst[:n0]
 	}
-	top := sr.topLevel(from, to, q)
+	top := h.topLevel(from, to, q)
 	exp += sr.insertEnds(from, to, top)
 	nn := int32(len(h.nodes))
 	w, _ := q.weight() // checked by check
@@ -386,12 +386,9 @@ func (h *Graph) window(from, to image.Point) (image.Rectangle, bool) {
 	return h.clusterRect(cf).Union(h.clusterRect(ct)).Inset(-h.cs).Intersect(image.Rect(0, 0, h.w, h.h)), true
 }
 
-// topLevel returns the highest level, up to q.MaxLevel, at which start and
-// goal lie in different clusters: the level of the abstract search.
-func (sr *Searcher) topLevel(from, to image.Point, q Query) int { return sr.h.topLevel(from, to, q) }
-
 // topLevel returns the highest level of h, up to q.MaxLevel, at which
-// cells from and to lie in different clusters.
+// cells from and to lie in different clusters: the level of a query's
+// abstract search.
 func (h *Graph) topLevel(from, to image.Point, q Query) int {
 	for l := h.Levels(); l > 1; l-- {
 		if q.MaxLevel > 0 && l > q.MaxLevel {
