@@ -44,7 +44,6 @@ type AnnotatedSearcher struct {
 type annClass struct {
 	win *clusterSearch    // the window's search and the refinement's
 	ins [2]*clusterSearch // the start's and the goal's cluster searches
-	sl  *core.Sliced      // the window's sliced search, made at the class's first sliced query
 }
 
 // NewAnnotatedSearcher returns a searcher for a. It panics when a is nil.

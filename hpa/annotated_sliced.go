@@ -65,18 +65,7 @@ func (sr *AnnotatedSearcher) BeginSliced(class int, from, to image.Point, q Quer
 	sl.w, sl.q, sl.phase = w, q, slicedInsert
 	sr.inc = Result{Status: core.InProgress}
 	if win, near := sr.x.window(from, to); near {
-		cs := sr.cl.win
-		if sr.cl.sl == nil {
-			if cs.jump {
-				sr.cl.sl = core.NewSliced(&cs.j)
-			} else {
-				sr.cl.sl = core.NewSliced(&cs.c)
-			}
-		}
-		cs.c.setRect(win)
-		cs.dist.goal = to
-		cs.setTargets(cs.c.id(to))
-		sr.cl.sl.Begin(cs.c.id(from), cs.c.id(to), &cs.dist, core.Query{})
+		sr.cl.win.beginSliced(win, from, to)
 		sl.phase = slicedWindow
 	}
 	return nil
@@ -107,7 +96,7 @@ func (sr *AnnotatedSearcher) Step(n int) (Result, error) {
 	from, to := sr.ends[0], sr.ends[1]
 	switch sl.phase {
 	case slicedWindow:
-		win := sr.cl.sl
+		win := sr.cl.win.sliced
 		before := win.Result().Expanded
 		st := win.Step(n)
 		r := win.Result()
@@ -117,9 +106,7 @@ func (sr *AnnotatedSearcher) Step(n int) (Result, error) {
 			return sr.inc, nil
 		}
 		if st == core.Found {
-			cs := sr.cl.win
-			cs.ids = win.AppendPath(cs.ids[:0], r.End)
-			sr.pending = cs.appendCells(sr.pending[:1], cs.ids)
+			sr.pending = sr.cl.win.slicedCells(sr.pending[:1], r.End)
 			sr.inc = Result{Status: core.Found, Cost: sr.x.pathCost(sr.pending), Expanded: sr.exp}
 			sl.phase = slicedNone
 			return sr.inc, nil

@@ -108,6 +108,7 @@ type clusterSearch struct {
 	dist    localDist
 	targets []int32
 	ids     []int32
+	sliced  *core.Sliced // a sliced search of a window (beginSliced), made at the first
 }
 
 func newClusterSearch(h *Graph) *clusterSearch { return newSpanSearch(h, windowClusters) }
@@ -217,6 +218,30 @@ func (cs *clusterSearch) appendPathIn(dst []image.Point, r image.Rectangle, a, b
 	}
 	cs.ids = cs.s.AppendPath(cs.ids[:0], res.End)
 	return cs.appendCells(dst, cs.ids), res.Expanded, true
+}
+
+// beginSliced starts a sliced search from cell a to cell b inside
+// rectangle r, no larger than the largest window, on cs.sliced, which
+// it makes the first time; slicedCells then gives its path.
+func (cs *clusterSearch) beginSliced(r image.Rectangle, a, b image.Point) {
+	if cs.sliced == nil {
+		if cs.jump {
+			cs.sliced = core.NewSliced(&cs.j)
+		} else {
+			cs.sliced = core.NewSliced(&cs.c)
+		}
+	}
+	cs.c.setRect(r)
+	cs.dist.goal = b
+	cs.setTargets(cs.c.id(b))
+	cs.sliced.Begin(cs.c.id(a), cs.c.id(b), &cs.dist, core.Query{})
+}
+
+// slicedCells appends the cells of the path that the sliced search found,
+// ending at local node end, after its start, to dst.
+func (cs *clusterSearch) slicedCells(dst []image.Point, end int32) []image.Point {
+	cs.ids = cs.sliced.AppendPath(cs.ids[:0], end)
+	return cs.appendCells(dst, cs.ids)
 }
 
 // appendCells appends the cells of a path of local nodes after its first

@@ -208,7 +208,6 @@ type sliced struct {
 	from, to image.Point
 	q        Query
 	top      int
-	win      *core.Sliced // on the window's cells
 	abs      *core.Sliced // on the abstract view
 	// A table being filled, of level fillL's cluster fillC, up to row
 	// fillRow.
@@ -243,17 +242,7 @@ func (sr *Searcher) BeginSliced(from, to image.Point, q Query) error {
 	sr.sl.phase = slicedInsert
 	sr.sl.fill = nil
 	if w, near := h.window(from, to); near {
-		if sr.sl.win == nil {
-			if sr.cs.jump {
-				sr.sl.win = core.NewSliced(&sr.cs.j)
-			} else {
-				sr.sl.win = core.NewSliced(&sr.cs.c)
-			}
-		}
-		sr.cs.c.setRect(w)
-		sr.cs.dist.goal = to
-		sr.cs.setTargets(sr.cs.c.id(to))
-		sr.sl.win.Begin(sr.cs.c.id(from), sr.cs.c.id(to), &sr.cs.dist, core.Query{})
+		sr.cs.beginSliced(w, from, to)
 		sr.sl.phase = slicedWindow
 	}
 	return nil
@@ -286,16 +275,16 @@ func (sr *Searcher) Step(n int) (Result, error) {
 	}
 	switch sl.phase {
 	case slicedWindow:
-		before := sl.win.Result().Expanded
-		st := sl.win.Step(n)
-		r := sl.win.Result()
+		win := sr.cs.sliced
+		before := win.Result().Expanded
+		st := win.Step(n)
+		r := win.Result()
 		sr.inc.Expanded += r.Expanded - before
 		if st == core.InProgress {
 			return sr.inc, nil
 		}
 		if st == core.Found {
-			sr.cs.ids = sl.win.AppendPath(sr.cs.ids[:0], r.End)
-			sr.pending = sr.cs.appendCells(append(sr.pending[:0], sl.from), sr.cs.ids)
+			sr.pending = sr.cs.slicedCells(append(sr.pending[:0], sl.from), r.End)
 			sr.inc.Status, sr.inc.Cost = core.Found, h.pathCost(sr.pending)
 			sl.phase = slicedNone
 			return sr.inc, nil
