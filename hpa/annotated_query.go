@@ -184,7 +184,6 @@ func (sr *AnnotatedSearcher) begin(class int, from, to image.Point, q Query) (Re
 func (sr *AnnotatedSearcher) abstractFound(r core.Result, s interface {
 	AppendPath([]int32, int32) []int32
 }, top int) Result {
-	sr.adist.alt.lm = nil // the searches inside clusters use none
 	if r.Status != core.Found {
 		// Cannot happen on a connected pair: every path leaving a cluster
 		// crosses an entrance of the class, which has a transition that

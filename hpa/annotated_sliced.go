@@ -195,5 +195,4 @@ func (sr *AnnotatedSearcher) current(begun string) error {
 func (sr *AnnotatedSearcher) drop() {
 	sr.stream.drop()
 	sr.sl.phase = slicedNone
-	sr.adist.alt.lm = nil // a sliced query dropped mid-search set them
 }
