@@ -19,6 +19,7 @@ import (
 	"github.com/cairn-nav/cairn/internal/atomicfile"
 	"github.com/cairn-nav/cairn/internal/gridcheck"
 	"github.com/cairn-nav/cairn/mapgen"
+	"github.com/cairn-nav/cairn/navmesh"
 )
 
 // plainMaxCells bounds the maps on which the demo runs plain grid A*: on
@@ -249,7 +250,7 @@ func demoRun(g *grid.Grid, name string, r router, from, to image.Point) (demoRow
 func demoNavmesh(w io.Writer, g *grid.Grid, from, to image.Point) (demoRow, error) {
 	row := demoRow{name: "navmesh"}
 	t := time.Now()
-	r, err := newNavmeshRouterFor(g, 0)
+	r, err := newNavmeshRouterFor(g, navmesh.Options{})
 	if err != nil {
 		return row, err
 	}

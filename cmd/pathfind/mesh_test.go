@@ -64,3 +64,48 @@ func TestMeshFlag(t *testing.T) {
 		}
 	}
 }
+
+// TestTileFlag routes on the demo map's mesh built in tiles and read back
+// as built in tiles: the same length as the untiled mesh's, and a mesh
+// file that is not of those tiles refused.
+func TestTileFlag(t *testing.T) {
+	mapPath := filepath.Join("..", "..", "testdata", "demo.map")
+	g, err := grid.LoadMap(mapPath, grid.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	write := func(opt navmesh.Options) string {
+		m, err := navmesh.FromGrid(g, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(t.TempDir(), "demo.nav")
+		f, err := os.Create(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if _, err := m.WriteTo(f); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	tiled, untiled := write(navmesh.Options{TileSize: 16}), write(navmesh.Options{})
+	route := []string{"route", "-map", mapPath, "-from", "3,3", "-to", "60,30", "-algo", "navmesh"}
+	want, errOut, code := pathfind(t, route...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, args := range [][]string{{"-tile", "16"}, {"-tile", "16", "-mesh", tiled}, {"-tile", "7"}} {
+		out, errOut, code := pathfind(t, append(route, args...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errOut)
+		}
+		if a, b := field(t, want, "cost"), field(t, out, "cost"); a != b {
+			t.Errorf("%v: cost %q, untiled %q", args, b, a)
+		}
+	}
+	if _, errOut, code := pathfind(t, append(route, "-tile", "16", "-mesh", untiled)...); code != 1 || !strings.Contains(errOut, "tiles") {
+		t.Errorf("-tile 16 with an untiled mesh: exit %d, %q; want 1 and a word on tiles", code, errOut)
+	}
+}

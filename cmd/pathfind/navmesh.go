@@ -38,11 +38,11 @@ func newMeshRouter(g *grid.Grid, rf *routerFlags) (*navmeshRouter, error) {
 	var r *navmeshRouter
 	if rf.mesh == "" {
 		var err error
-		if r, err = newNavmeshRouterFor(g, rf.radius); err != nil {
+		if r, err = newNavmeshRouterFor(g, navmesh.Options{Radius: rf.radius, TileSize: rf.tile}); err != nil {
 			return nil, err
 		}
 	} else {
-		m, err := readMeshFor(rf.mesh, g, rf.radius)
+		m, err := readMeshFor(rf.mesh, g, navmesh.Options{Radius: rf.radius, TileSize: rf.tile})
 		if err != nil {
 			return nil, err
 		}
@@ -52,24 +52,25 @@ func newMeshRouter(g *grid.Grid, rf *routerFlags) (*navmeshRouter, error) {
 	return r, nil
 }
 
-// newNavmeshRouterFor builds the mesh of g for an agent of radius r (0: a
-// point) and returns a router on it.
-func newNavmeshRouterFor(g *grid.Grid, r float64) (*navmeshRouter, error) {
-	m, err := navmesh.FromGrid(g, navmesh.Options{Radius: r})
+// newNavmeshRouterFor builds the mesh of g with options opt (for an agent
+// of radius opt.Radius, 0 for a point) and returns a router on it.
+func newNavmeshRouterFor(g *grid.Grid, opt navmesh.Options) (*navmeshRouter, error) {
+	m, err := navmesh.FromGrid(g, opt)
 	if err != nil {
 		return nil, err
 	}
-	return &navmeshRouter{m: m, q: navmesh.NewSearcher(m), radius: r}, nil
+	return &navmeshRouter{m: m, q: navmesh.NewSearcher(m), radius: opt.Radius}, nil
 }
 
-// readMeshFor reads the mesh file at path for grid g and radius r.
-func readMeshFor(path string, g *grid.Grid, r float64) (*navmesh.Mesh, error) {
+// readMeshFor reads the mesh file at path for grid g, built with options
+// opt.
+func readMeshFor(path string, g *grid.Grid, opt navmesh.Options) (*navmesh.Mesh, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	m, err := navmesh.ReadFor(bufio.NewReader(f), g, navmesh.Options{Radius: r})
+	m, err := navmesh.ReadFor(bufio.NewReader(f), g, opt)
 	if err != nil {
 		return nil, fmt.Errorf("-mesh %s: %w", path, err)
 	}

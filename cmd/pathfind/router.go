@@ -81,6 +81,7 @@ type routerFlags struct {
 	hpaWeight     float64 // -hpa-weight: hpa.Query.Weight
 	radius        float64 // -radius: the agent's radius for the navmesh
 	mesh          string  // -mesh: a navbuild file to load instead of building
+	tile          int     // -tile: the navmesh's tile side (0: untiled)
 	heuristic     string  // -heuristic: the grid A*'s estimate, by name
 	// filter is route's -filter for a navmesh (see meshFilter), not a
 	// flag of its own: the mesh router's queries take it, and its answers
@@ -104,6 +105,8 @@ func addRouterFlags(fs *flag.FlagSet) *routerFlags {
 		"between points, the answer checked against its polygons)")
 	fs.Float64Var(&rf.radius, "radius", 0, "for -algo navmesh or corridor, the agent's radius `R` in cells: the mesh keeps the points at least R from every\n"+
 		"blocked cell and the map's edge (walls offset on subcells of R/4), and every leg is checked to keep R from them (0: a point agent)")
+	fs.IntVar(&rf.tile, "tile", 0, "for -algo navmesh or corridor, build the mesh in tiles of `T` cells, or with -mesh read it as built so (0: untiled);\n"+
+		"the exact search of a tiled mesh is guided by its tiles")
 	return rf
 }
 

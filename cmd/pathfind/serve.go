@@ -93,7 +93,7 @@ func openServer(mapPath, graphPath, meshPath string, l serveLimits) (*server, er
 	}
 	var nm *navmesh.Mesh
 	if meshPath != "" {
-		if nm, err = readMeshFor(meshPath, g, 0); err != nil {
+		if nm, err = readMeshFor(meshPath, g, navmesh.Options{}); err != nil {
 			return nil, fmt.Errorf("%w; serve wants the mesh of %s for a point agent (navbuild -map %s -o FILE, without -radius)",
 				err, filepath.Base(mapPath), filepath.Base(mapPath))
 		}
