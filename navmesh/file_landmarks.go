@@ -61,8 +61,10 @@ func (m *Mesh) writeLandmarks(e *binfile.Writer) {
 	for _, v := range lm.at {
 		e.U32(uint32(v))
 	}
-	for _, d := range lm.d {
-		e.U32(math.Float32bits(d))
+	for _, c := range lm.d {
+		for _, d := range c {
+			e.U32(math.Float32bits(d))
+		}
 	}
 }
 
@@ -115,7 +117,7 @@ func (f *meshFile) checkLandmarks(m *Mesh) error {
 			return &FormatError{f.lmDistOffset(j), fmt.Sprintf("vertex %d is at distance %g from landmark %d, want NaN (none) or 0 to %g", j/k, x, j%k, maxLandmarkDist)}
 		}
 	}
-	m.lm = &landmarks{k: k, at: f.lmAt32, d: f.lmD}
+	m.lm = newLandmarks(k, f.lmAt32, len(m.verts), f.lmD)
 	return nil
 }
 

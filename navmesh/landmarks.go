@@ -20,10 +20,64 @@ const MaxLandmarks = 32
 // (Goldberg and Harrelson's A* with landmarks and the triangle
 // inequality): the distance from a root r to the goal t is at least
 // d(L, t) − d(L, r), and at least d(L, r) − d(L, t), for every landmark L.
+//
+// An edit that only blocks cells makes no distance shorter, so the
+// distances measured before it still give lower bounds after it, at the
+// points where there were vertices then (see carry).
 type landmarks struct {
 	k  int
-	at []int32   // the landmarks' vertices
-	d  []float32 // d[v·k + i]: vertex v's distance from landmark i; NaN where it has none
+	at []int32 // the landmarks' vertices
+	// The distances, in chunks of vertices: chunk c holds those of vertices
+	// from[c] to from[c+1]−1, d[c][(v−from[c])·k + i] vertex v's distance
+	// from landmark i, NaN where it has none. A mesh measured or read has
+	// one chunk; one that [Mesh.Update] made has one a tile row, shared
+	// with the mesh it came from but for the rows it built again.
+	from []int32
+	d    [][]float32
+	blk  []*lmBlock // per chunk, the array it lies in (landmarks_update.go)
+	// first, with several chunks, holds the chunk of each vertex that is a
+	// multiple of 2^lmShift: the one of any vertex v is first[v>>lmShift]
+	// or one after it.
+	first []int32
+	// walk holds the cells of the grid that were walkable where the
+	// distances were measured (or fewer), the mesh's own when nil.
+	walk []uint64
+}
+
+// newLandmarks returns the landmarks of a mesh of n vertices, with the
+// distances d in one chunk.
+func newLandmarks(k int, at []int32, n int, d []float32) *landmarks {
+	return &landmarks{k: k, at: at, from: []int32{0, int32(n)}, d: [][]float32{d}, blk: []*lmBlock{{d: d, refs: 1}}}
+}
+
+// lmShift sets the vertices that landmarks.first looks up: one in 2^10,
+// fewer than a tile row of the meshes that are worth landmarks has.
+const lmShift = 10
+
+// of returns vertex v's distances from the landmarks.
+func (lm *landmarks) of(v int32) []float32 {
+	c := int32(0)
+	if lm.first != nil {
+		c = lm.first[v>>lmShift]
+		for v >= lm.from[c+1] {
+			c++
+		}
+	}
+	o := int(v-lm.from[c]) * lm.k
+	return lm.d[c][o : o+lm.k]
+}
+
+// setFirst sets lm.first from lm.from.
+func (lm *landmarks) setFirst() {
+	n := lm.from[len(lm.from)-1]
+	lm.first = make([]int32, n>>lmShift+1)
+	c := int32(0)
+	for i := range lm.first {
+		for int32(i)<<lmShift >= lm.from[c+1] && int(c) < len(lm.d)-1 {
+			c++
+		}
+		lm.first[i] = c
+	}
 }
 
 // WithLandmarks returns a mesh that answers every query as m does, with
@@ -52,10 +106,14 @@ type landmarks struct {
 // mesh with no corner in its largest component gets none. The meshes share
 // their arrays: the returned mesh takes over m's part in [Mesh.Recycle]
 // (recycling m afterwards only empties it), and must not be used once it,
-// or m, has been recycled. [Mesh.Update] gives a mesh without landmarks,
-// as an edit changes distances: measure them again for the new mesh when
-// its queries should have them. It is safe for concurrent use with queries
-// on m, but not with a Recycle of m.
+// or m, has been recycled. [Mesh.Update] keeps them for as long as the
+// edits block only cells that were walkable when they were measured, or
+// free such cells again: their distances then still bound those of the
+// edited map (see landmarks_update.go), if less tightly where walls went
+// up, and a vertex the edit made gets none. An edit that frees a cell
+// that was blocked then gives a mesh without landmarks: measure them
+// again for it when its queries should have them. It is safe for
+// concurrent use with queries on m, but not with a Recycle of m.
 func (m *Mesh) WithLandmarks(k int) (*Mesh, error) {
 	if k < 0 || k > MaxLandmarks {
 		return nil, fmt.Errorf("navmesh: %d landmarks, want 0 to %d", k, MaxLandmarks)
@@ -94,7 +152,7 @@ func (s *search) rootBound(v int32) float32 {
 		return 0
 	}
 	b := 0.0
-	for i, d := range lm.d[int(v)*lm.k : int(v)*lm.k+lm.k] {
+	for i, d := range lm.of(v) {
 		x := float64(d)
 		if t := s.glo[i] - x*(1+distSlack); t > b {
 			b = t
@@ -117,7 +175,7 @@ func (lm *landmarks) pointBounds(m *Mesh, p mgl64.Vec2, ps []PolyID, i int) (lo,
 		pl := m.polys[id]
 		for j := range pl.ne {
 			v := m.ev[pl.e0+j]
-			x := float64(lm.d[int(v)*lm.k+i])
+			x := float64(lm.of(v)[i])
 			if math.IsNaN(x) {
 				continue
 			}
@@ -236,10 +294,11 @@ func (s *search) observe(n *snode) {
 // corners of the largest component nearest k points spread round the
 // mesh's bounding box.
 func (m *Mesh) measureLandmarks(k int) *landmarks {
-	lm := &landmarks{k: k, d: make([]float32, len(m.verts)*k)}
-	for i := range lm.d {
-		lm.d[i] = float32(math.NaN())
+	flat := make([]float32, len(m.verts)*k)
+	for i := range flat {
+		flat[i] = float32(math.NaN())
 	}
+	lm := newLandmarks(k, nil, len(m.verts), flat)
 	// The largest component, by polygons (a tiled mesh's comp numbers
 	// groups, not components, so label them here).
 	label := make([]int32, len(m.polys))
@@ -304,7 +363,7 @@ func (m *Mesh) measureLandmarks(k int) *landmarks {
 		d, _ := m.distancesFrom(lm.at[i])
 		for v, x := range d {
 			if !math.IsInf(x, 1) && !pinched[v] {
-				lm.d[v*k+int(i)] = float32(x)
+				flat[v*k+int(i)] = float32(x)
 			}
 		}
 	})

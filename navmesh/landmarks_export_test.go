@@ -12,12 +12,11 @@ func LandmarkDistances(m *Mesh) (at, verts []mgl64.Vec2, d [][]float64) {
 	if m.lm == nil {
 		return nil, m.verts, nil
 	}
-	k := m.lm.k
 	for i, v := range m.lm.at {
 		at = append(at, m.verts[v])
 		row := make([]float64, len(m.verts))
 		for u := range row {
-			row[u] = float64(m.lm.d[u*k+i])
+			row[u] = float64(m.lm.of(int32(u))[i])
 		}
 		d = append(d, row)
 	}

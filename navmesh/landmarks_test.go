@@ -189,18 +189,39 @@ func TestLandmarksFile(t *testing.T) {
 			}
 		}
 	}
+	// Update keeps them across a wall put up and taken down, and drops
+	// them when a cell blocked where they were measured is freed (see
+	// TestLandmarkUpdate for more).
 	m := tiledMesh(t, g, 8)
 	lm, err := m.WithLandmarks(2)
 	if err != nil {
 		t.Fatal(err)
 	}
-	g.SetCells(image.Rect(3, 3, 4, 4), false)
-	next, err := lm.Update(g, image.Rect(3, 3, 4, 4))
-	if err != nil {
-		t.Fatal(err)
+	blocked := image.Point{-1, -1}
+	for y := range g.Height() {
+		for x := range g.Width() {
+			if !g.Passable(image.Pt(x, y)) {
+				blocked = image.Pt(x, y)
+			}
+		}
 	}
-	if next != lm && next.Landmarks() != 0 {
-		t.Errorf("an update kept %d landmarks", next.Landmarks())
+	if !g.Passable(image.Pt(3, 3)) || blocked.X < 0 {
+		t.Fatal("the map has changed: pick other cells")
+	}
+	next := lm
+	for _, e := range []struct {
+		at   image.Point
+		free bool
+		want int
+	}{{image.Pt(3, 3), false, 2}, {image.Pt(3, 3), true, 2}, {blocked, true, 0}} {
+		rc := image.Rectangle{e.at, e.at.Add(image.Pt(1, 1))}
+		g.SetCells(rc, e.free)
+		if next, err = next.Update(g, rc); err != nil {
+			t.Fatal(err)
+		}
+		if next.Landmarks() != e.want {
+			t.Errorf("SetCells(%v, %v): an update kept %d landmarks, want %d", rc, e.free, next.Landmarks(), e.want)
+		}
 	}
 	if _, err := m.WithLandmarks(navmesh.MaxLandmarks + 1); err == nil {
 		t.Error("WithLandmarks(MaxLandmarks+1) did not fail")

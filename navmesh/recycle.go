@@ -30,6 +30,7 @@ import (
 // the line.
 func (m *Mesh) Recycle() {
 	if m.own && m.tiles != nil && m.tiles.rec != nil {
+		m.tiles.rec.hold(m.lm, -1)
 		m.tiles.rec.put(m)
 	}
 	*m = Mesh{}
@@ -44,6 +45,9 @@ type recycler struct {
 	// scratch is what an Update uses for its own and drops at its end,
 	// kept for the next; nil while an Update has it.
 	scratch *updateScratch
+	// blocks are arrays of landmark distances that no mesh in use reads
+	// (landmarks_update.go).
+	blocks []*lmBlock
 }
 
 // updateScratch is the memory an Update uses only while it runs: the

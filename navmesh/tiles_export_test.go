@@ -77,3 +77,18 @@ func PoisonSpare(m *Mesh) bool {
 	fill(cap(s.walk), func(i int) { s.walk[:cap(s.walk)][i] = 0x5555555555555555 })
 	return true
 }
+
+// PoisonLandmarkSpares fills the spare blocks of landmark distances that
+// m's line of meshes keeps with distances far too large, which a mesh
+// still reading one would take for its own, and returns how many it has.
+func PoisonLandmarkSpares(m *Mesh) int {
+	r := m.tiles.rec
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, b := range r.blocks {
+		for i := range b.d[:cap(b.d)] {
+			b.d[:cap(b.d)][i] = 1e30
+		}
+	}
+	return len(r.blocks)
+}

@@ -31,6 +31,8 @@ type editsFlags struct {
 	factor     int
 	withMesh   bool
 	tile       int
+	meshPath   string
+	scenPath   string
 	check      bool
 	queries    int
 	asJSON     bool
@@ -51,6 +53,10 @@ func setupEdits(fs *flag.FlagSet) func(io.Writer) error {
 	fs.BoolVar(&f.withMesh, "navmesh", false, "after each edit, also bring the navmesh up to date: navmesh.Mesh.Update of its tiles the edit\n"+
 		"touches, or with -tile 0 a new navmesh.FromGrid")
 	fs.IntVar(&f.tile, "tile", 64, "with -navmesh, the mesh's tile side `T` in cells (0: no tiles, the mesh is built again)")
+	fs.StringVar(&f.meshPath, "mesh", "", "with -navmesh, read the mesh from `file` (navbuild -tile T, with or without -landmarks) instead of\n"+
+		"using the one built; Update keeps its landmarks across edits that only block cells")
+	fs.StringVar(&f.scenPath, "scen", "", "with -navmesh, after the edits time the queries of the scenario `file` on the updated mesh's exact\n"+
+		"search and with the grid search (jump points) on the grid")
 	fs.BoolVar(&f.check, "check", true, "after every edit, compare each layer with a fresh build of the edited map; a difference makes\n"+
 		"the exit status 1 (-check=false: timing only)")
 	fs.IntVar(&f.queries, "queries", 20, "with -check, the random queries `Q` compared on each layer after every edit")
@@ -73,27 +79,35 @@ var layerNames = [numLayers]string{"grid", "hpa", "navmesh"}
 // editsSummary is the result of "pathfind edits". Times are in
 // microseconds; the keys of a layer not asked for are 0.
 type editsSummary struct {
-	Map            string  `json:"map"`
-	Seed           uint64  `json:"seed"`
-	Size           int     `json:"size"`
-	Queries        int     `json:"queries"` // compared on each layer after every edit; 0 with -check=false
-	Edits          int     `json:"edits"`
-	JumpTable      bool    `json:"jump_table"`
-	HPANodes       int     `json:"hpa_nodes"`
-	HPALevelFactor int     `json:"hpa_level_factor"` // of the graph; 0 without one
-	NavmeshRebuild bool    `json:"navmesh_rebuild"`  // -tile 0: the navmesh is built again after each edit
-	GridMedianUS   float64 `json:"grid_us_median"`
-	GridMaxUS      float64 `json:"grid_us_max"`
-	HPAMedianUS    float64 `json:"hpa_us_median"`
-	HPAMaxUS       float64 `json:"hpa_us_max"`
-	MeshMedianUS   float64 `json:"navmesh_us_median"`
-	MeshMaxUS      float64 `json:"navmesh_us_max"`
-	AllocMedian    uint64  `json:"alloc_bytes_median"` // all layers together, per edit
-	GridBuildUS    float64 `json:"grid_build_us"`
-	HPABuildUS     float64 `json:"hpa_build_us"`
-	MeshBuildUS    float64 `json:"navmesh_build_us"`
-	Checked        int     `json:"checked"`
-	Mismatched     int     `json:"mismatched"`
+	Map            string `json:"map"`
+	Seed           uint64 `json:"seed"`
+	Size           int    `json:"size"`
+	Queries        int    `json:"queries"` // compared on each layer after every edit; 0 with -check=false
+	Edits          int    `json:"edits"`
+	JumpTable      bool   `json:"jump_table"`
+	HPANodes       int    `json:"hpa_nodes"`
+	HPALevelFactor int    `json:"hpa_level_factor"` // of the graph; 0 without one
+	NavmeshRebuild bool   `json:"navmesh_rebuild"`  // -tile 0: the navmesh is built again after each edit
+	// The navmesh's landmarks before the edits and after the last.
+	LandmarksBefore int `json:"navmesh_landmarks_before"`
+	LandmarksAfter  int `json:"navmesh_landmarks_after"`
+	// With -scen, the scenarios timed after the edits and the medians of
+	// the navmesh's exact search and of the grid search.
+	Scenarios        int     `json:"scenarios,omitempty"`
+	ScenMeshMedianUS float64 `json:"scen_navmesh_us_median,omitempty"`
+	ScenGridMedianUS float64 `json:"scen_grid_us_median,omitempty"`
+	GridMedianUS     float64 `json:"grid_us_median"`
+	GridMaxUS        float64 `json:"grid_us_max"`
+	HPAMedianUS      float64 `json:"hpa_us_median"`
+	HPAMaxUS         float64 `json:"hpa_us_max"`
+	MeshMedianUS     float64 `json:"navmesh_us_median"`
+	MeshMaxUS        float64 `json:"navmesh_us_max"`
+	AllocMedian      uint64  `json:"alloc_bytes_median"` // all layers together, per edit
+	GridBuildUS      float64 `json:"grid_build_us"`
+	HPABuildUS       float64 `json:"hpa_build_us"`
+	MeshBuildUS      float64 `json:"navmesh_build_us"`
+	Checked          int     `json:"checked"`
+	Mismatched       int     `json:"mismatched"`
 
 	layers    [numLayers]bool // which layers were edited
 	checkedBy [numLayers]int  // the query comparisons of each layer
@@ -134,6 +148,10 @@ func (f *editsFlags) measure() (*editsSummary, error) {
 		return nil, cli.Usagef("-level-factor %d, want 2 to %d", f.factor, hpa.MaxLevelFactor)
 	case f.factor != 0 && f.graph != "":
 		return nil, cli.Usagef("-level-factor with -graph: the graph file has its level factor")
+	case f.meshPath != "" && (!f.withMesh || f.tile == 0):
+		return nil, cli.Usagef("-mesh needs -navmesh and a -tile above 0: Update edits a mesh in tiles")
+	case f.scenPath != "" && !f.withMesh:
+		return nil, cli.Usagef("-scen needs -navmesh")
 	case f.check && f.queries < 1:
 		return nil, cli.Usagef("-queries %d, want 1 or more (or -check=false)", f.queries)
 	}
@@ -183,6 +201,12 @@ func (f *editsFlags) measure() (*editsSummary, error) {
 		}
 		sum.MeshBuildUS = micros(time.Since(t0))
 		sum.NavmeshRebuild = f.tile == 0
+		if f.meshPath != "" {
+			if mesh, err = readMeshFor(f.meshPath, g, navmesh.Options{TileSize: f.tile}); err != nil {
+				return nil, err
+			}
+		}
+		sum.LandmarksBefore = mesh.Landmarks()
 	}
 	walls, err := placeWalls(g, f.size, f.n, f.seed)
 	if err != nil {
@@ -249,6 +273,14 @@ func (f *editsFlags) measure() (*editsSummary, error) {
 	sum.GridMedianUS, sum.GridMaxUS = medianMax(times[layerGrid])
 	sum.HPAMedianUS, sum.HPAMaxUS = medianMax(times[layerHPA])
 	sum.MeshMedianUS, sum.MeshMaxUS = medianMax(times[layerMesh])
+	if mesh != nil {
+		sum.LandmarksAfter = mesh.Landmarks()
+	}
+	if f.scenPath != "" {
+		if err := timeScenarios(f.scenPath, g, mesh, sum); err != nil {
+			return nil, err
+		}
+	}
 	slices.Sort(allocs)
 	sum.AllocMedian = allocs[(len(allocs)-1)/2]
 	if chk != nil {
@@ -409,6 +441,13 @@ func (f *editsFlags) print(w io.Writer, s *editsSummary) error {
 			how = "a rebuild with navmesh.FromGrid (-tile 0): "
 		}
 		layer("navmesh", how, s.MeshMedianUS, s.MeshMaxUS, s.MeshBuildUS)
+		if s.LandmarksBefore > 0 {
+			fmt.Fprintf(bw, "landmarks   %d before the edits, %d after\n", s.LandmarksBefore, s.LandmarksAfter)
+		}
+		if s.Scenarios > 0 {
+			fmt.Fprintf(bw, "queries     after the edits, %d scenarios: navmesh exact search median %s, grid search %s\n",
+				s.Scenarios, micro(s.ScenMeshMedianUS), micro(s.ScenGridMedianUS))
+		}
 	}
 	fmt.Fprintf(bw, "allocated   median %s an edit, all layers together\n", byteSize(float64(s.AllocMedian)))
 	if s.bad != nil {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"image"
 	"path/filepath"
 	"slices"
@@ -13,6 +14,7 @@ import (
 	"github.com/cairn-nav/cairn/hpa"
 	"github.com/cairn-nav/cairn/internal/testmap"
 	"github.com/cairn-nav/cairn/mapgen"
+	"github.com/cairn-nav/cairn/navmesh"
 )
 
 // editsKeys are the keys the issue asks of "pathfind edits -json", and
@@ -20,7 +22,8 @@ import (
 var (
 	editsKeys = []string{"edits", "grid_us_median", "grid_us_max", "hpa_us_median", "hpa_us_max", "navmesh_us_median", "navmesh_us_max",
 		"alloc_bytes_median", "grid_build_us", "hpa_build_us", "navmesh_build_us", "checked", "mismatched"}
-	editsExtraKeys = []string{"map", "seed", "size", "queries", "jump_table", "hpa_nodes", "hpa_level_factor", "navmesh_rebuild"}
+	editsExtraKeys = []string{"map", "seed", "size", "queries", "jump_table", "hpa_nodes", "hpa_level_factor", "navmesh_rebuild",
+		"navmesh_landmarks_before", "navmesh_landmarks_after", "scenarios", "scen_navmesh_us_median", "scen_grid_us_median"}
 )
 
 // diag10 is a 10×10 map with a wall on its diagonal: every row and column
@@ -131,6 +134,47 @@ func TestEditsJSON(t *testing.T) {
 	sum = editsJSON(t, out)
 	if sum["hpa_level_factor"] != 2 || sum["checked"] == 0 || sum["mismatched"] != 0 {
 		t.Errorf("-level-factor 2: %s, want level factor 2, checks and no mismatch", out)
+	}
+}
+
+// TestEditsMeshFile runs edits on a tiled mesh with landmarks read from a
+// file: the walls put up and taken down leave its landmarks in place, and
+// its queries match a fresh build's after every edit.
+func TestEditsMeshFile(t *testing.T) {
+	dir := t.TempDir()
+	world, g := writeWorld(t, dir, 160, 3)
+	m, err := navmesh.FromGrid(g, navmesh.Options{TileSize: 32})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m, err = m.WithLandmarks(3); err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if _, err := m.WriteTo(&buf); err != nil {
+		t.Fatal(err)
+	}
+	mesh := writeFile(t, dir, "world.nav", buf.String())
+	var scen strings.Builder
+	scen.WriteString("version 1\n")
+	r := testmap.NewRand(5)
+	for _, p := range testmap.RandomPairs(r, g, 6) {
+		fmt.Fprintf(&scen, "0\tworld.map\t160\t160\t%d\t%d\t%d\t%d\t0\n", p[0].X, p[0].Y, p[1].X, p[1].Y)
+	}
+	scenPath := writeFile(t, dir, "world.map.scen", scen.String())
+	out, errOut, code := pathfind(t, "edits", "-map", world, "-navmesh", "-tile", "32", "-mesh", mesh, "-n", "3", "-size", "8",
+		"-scen", scenPath, "-json")
+	if code != 0 || errOut != "" {
+		t.Fatalf("status %d, stderr %q", code, errOut)
+	}
+	sum := editsJSON(t, out)
+	if sum["navmesh_landmarks_before"] != 3 || sum["navmesh_landmarks_after"] != 3 || sum["checked"] != 2*20*6 || sum["mismatched"] != 0 ||
+		sum["scenarios"] != 6 || !(sum["scen_navmesh_us_median"] > 0 && sum["scen_grid_us_median"] > 0) {
+		t.Errorf("got %s, want 3 landmarks before and after, 240 checked, 0 mismatched, 6 scenarios timed", out)
+	}
+	_, errOut, code = pathfind(t, "edits", "-map", world, "-navmesh", "-tile", "16", "-mesh", mesh, "-n", "1")
+	if code != 1 || !strings.Contains(errOut, "tiles") {
+		t.Errorf("a mesh of tiles of 32 read as of 16: status %d, stderr %q; want 1 and a word on tiles", code, errOut)
 	}
 }
 
@@ -369,6 +413,9 @@ func TestEditsErrors(t *testing.T) {
 		{[]string{"edits", "-map", m, "-size", "11"}, 2, "-size 11 does not fit the 10×10 map"},
 		{[]string{"edits", "-map", m, "-queries", "0"}, 2, "-queries 0, want 1 or more (or -check=false)"},
 		{[]string{"edits", "-map", m, "-navmesh", "-tile", "-1"}, 2, "-tile -1, want 0 or more"},
+		{[]string{"edits", "-map", m, "-mesh", "x.nav"}, 2, "-mesh needs -navmesh and a -tile above 0"},
+		{[]string{"edits", "-map", m, "-scen", "x.scen"}, 2, "-scen needs -navmesh"},
+		{[]string{"edits", "-map", m, "-navmesh", "-tile", "0", "-mesh", "x.nav"}, 2, "-mesh needs -navmesh and a -tile above 0"},
 		{[]string{"edits", "-map", m, "-hpa", "-level-factor", "1"}, 2, "-level-factor 1, want 2 to 8"},
 		{[]string{"edits", "-map", m, "-graph", demoGraph, "-level-factor", "2"}, 2, "-level-factor with -graph"},
 		{[]string{"edits", "-map", m, "-wall", "3x1"}, 2, "flag provided but not defined: -wall"},
