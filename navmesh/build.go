@@ -25,8 +25,11 @@ type Options struct {
 	Radius float64
 	// CellSize is, with a Radius above 0, the side of the square subcells
 	// the walkable area is rasterized into before its walls are offset,
-	// rounded down to a power of two; 0 means Radius/4 for FromGrid and
-	// Radius/2 for FromPolygons. Smaller cells keep
+	// rounded down to a power of two; 0 means Radius/2 for FromPolygons,
+	// and for FromGrid Radius/4, or less (down to Radius/16) where half the
+	// room k − 2r that the narrowest passage of k whole cells an agent of
+	// radius r fits through leaves is less, so that such passages stay
+	// open (a two-cell door up to r = 0.96). Smaller cells keep
 	// more of the narrow passages and cost more: the area may span at most
 	// 2²⁴ cells (FromGrid coarsens them to fit, up to ½ a cell, and
 	// FromPolygons refuses).

@@ -13,9 +13,12 @@ import (
 // erodeGrid builds the mesh of the points of g's free cells that an agent
 // of radius opt.Radius > 0 may stand on, offsetting the walls by the
 // radius on a fine raster instead of dropping whole cells: each cell is cut
-// into s×s square subcells of side c = 1/s (opt.CellSize, or Radius/4,
-// rounded down to a power of two and at most ½, and coarsened until the map
-// spans at most 2²⁴ subcells), and a subcell is walkable when its cell is
+// into s×s square subcells of side c = 1/s (opt.CellSize, or by default
+// r/4, or less where half the room k − 2r that the narrowest passage the
+// agent fits through leaves is less, k the least whole number of cells
+// above 2r, but not below r/16; rounded down to a power of two and at
+// most ½, and coarsened until the map spans at most 2²⁴ subcells), and a
+// subcell is walkable when its cell is
 // free and no wall (a side between a free cell and a blocked one or the
 // map's edge) comes nearer its square than the radius. Of two walkable
 // subcells that touch only at a corner one is dropped, the walkable
@@ -23,8 +26,14 @@ import (
 // back to cells: every vertex is a multiple of c. Every point of the mesh
 // is at least the radius from every blocked cell and from the map's edge;
 // a passage w cells wide stays open when w − 2r ≥ 2c, and may close when
-// narrower: a two-cell door stays open up to r = 1 − c (0.93 on subcells
-// of 1/16) and closes for r ≥ 1.
+// narrower. With the default side, a passage of k whole cells stays open
+// for r up to about k/2 − r/16 (a two-cell door up to r = 0.96, where
+// subcells of r/4 closed it from 0.9; it closes for r ≥ 1), unless the
+// map is too large for subcells that small. Subcells of r/16 cost up to
+// 16 times those of r/4, which bounds the raster at O(cells) for a given
+// radius; a smaller Options.CellSize keeps such passages open nearer k/2,
+// at the cost of the raster (r = 0.99 needs subcells of 1/128, 16 384 a
+// cell).
 //
 // The raster costs O(cells·s²) time and memory, and the walls O(wall
 // length · s · (r·s + 1)); a radius above half the map's smaller side
@@ -111,13 +120,22 @@ func radiusBinding(g *grid.Grid, r, c float64) binding {
 	return binding{w: uint32(g.Width()), h: uint32(g.Height()), fp: f.Sum}
 }
 
+// passageGap returns k − 2r for the narrowest passage of whole cells that
+// an agent of radius r fits through, k the least integer above 2r: the
+// room it leaves. Subcells of at most half of it keep every passage of k
+// cells or more open (see erodeGrid).
+func passageGap(r float64) float64 {
+	return math.Floor(2*r) + 1 - 2*r
+}
+
 // subcell returns the side of the subcells erodeGrid uses for g and opt
 // (opt.Radius > 0), or an error when no side fits.
 func subcell(g *grid.Grid, opt Options) (float64, error) {
 	w, h := g.Width(), g.Height()
 	c := opt.CellSize
 	if c == 0 {
-		c = opt.Radius / 4
+		r := opt.Radius
+		c = math.Min(r/4, math.Max(passageGap(r)/2, r/16))
 	}
 	if math.IsNaN(c) || math.IsInf(c, 0) || c <= 0 {
 		return 0, fmt.Errorf("navmesh: cell size %v, want a finite value > 0", opt.CellSize)

@@ -36,7 +36,11 @@ func TestRadiusDoor(t *testing.T) {
 	}{
 		{0.25, 0, true}, {0.4, 0, true}, {0.6, 0, true}, {0.75, 0, true},
 		{0.9, 1.0 / 32, true}, {0.96, 1.0 / 64, true},
+		// The default subcells follow the room the door leaves.
+		{0.8, 0, true}, {0.9, 0, true}, {0.96, 0, true},
 		{1, 0, false}, {1, 1.0 / 64, false}, {1.1, 0, false},
+		// Subcells too coarse for the room: 2·(1/8) > 2 − 2·0.9.
+		{0.9, 1.0 / 8, false},
 	} {
 		mesh, err := navmesh.FromGrid(m.Grid, navmesh.Options{Radius: tc.r, CellSize: tc.cell})
 		if err != nil {
@@ -56,6 +60,53 @@ func TestRadiusDoor(t *testing.T) {
 		for i := 1; i < len(path); i++ {
 			if err := check.Leg(path[i-1], path[i]); err != nil {
 				t.Errorf("r %v: leg %d: %v", tc.r, i, err)
+			}
+		}
+	}
+}
+
+// TestRadiusDoorWidths sends agents through doors of one to three cells,
+// with the default subcells: each closes from a radius of half its width,
+// and stays open below it wherever the room it leaves, k − 2r, holds two
+// subcells, which the default side gives up to k/2 − r/16 or so.
+func TestRadiusDoorWidths(t *testing.T) {
+	for k := 1; k <= 3; k++ {
+		free := make([]bool, 14*12)
+		for y := range 12 {
+			for x := range 14 {
+				free[y*14+x] = y != 6 || x >= 5 && x < 5+k
+			}
+		}
+		g, err := grid.New(14, 12, free, grid.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		half := float64(k) / 2
+		for _, r := range []float64{half - 0.3, half - 0.1, half - 0.04, half - 0.01, half, half + 0.01} {
+			if r <= 0 {
+				continue
+			}
+			mesh, err := navmesh.FromGrid(g, navmesh.Options{Radius: r})
+			if err != nil {
+				t.Fatal(err)
+			}
+			from, to := mgl64.Vec2{2.5, 2.5}, mgl64.Vec2{2.5, 9.5}
+			path, res, err := navmesh.NewSearcher(mesh).AppendPath(nil, from, to, navmesh.Query{})
+			if err != nil {
+				t.Fatalf("door %d, r %v: %v", k, r, err)
+			}
+			c := navmesh.SubcellSide(g, navmesh.Options{Radius: r})
+			open := res.Status == core.Found
+			switch {
+			case r >= half && open:
+				t.Errorf("door of %d cells, r %v: open", k, r)
+			case r < half && float64(k)-2*r >= 2*c && !open:
+				t.Errorf("door of %d cells, r %v: closed, though it leaves %v, two subcells of %v", k, r, float64(k)-2*r, c)
+			case r < half && r <= half-r/16 && !open:
+				t.Errorf("door of %d cells, r %v: closed below k/2 − r/16 (subcells of %v)", k, r, c)
+			}
+			if _, err := gridcheck.New(g, r).Path(path, from, to); res.Status == core.Found && err != nil {
+				t.Errorf("door of %d cells, r %v: %v", k, r, err)
 			}
 		}
 	}
