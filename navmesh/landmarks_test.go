@@ -102,36 +102,45 @@ func TestLandmarkQueries(t *testing.T) {
 		r := testmap.NewRand(int64(i))
 		for _, pr := range testmap.RandomPairs(r, g, 40) {
 			from, to := tilePoint(r, pr[0], 1), tilePoint(r, pr[1], 1)
-			where := fmt.Sprintf("map %d %v→%v", i, from, to)
-			_, a, err := plain.AppendPath(nil, from, to, navmesh.Query{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			path, b, err := guided.AppendPath(nil, from, to, navmesh.Query{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if a.Status != b.Status {
-				t.Fatalf("%s: %v with landmarks, %v without", where, b.Status, a.Status)
-			}
-			if b.Status != core.Found {
-				continue
-			}
-			length, err := checkPath(g, path, from, to)
-			if err != nil {
-				t.Fatalf("%s: %v", where, err)
-			}
-			if best := o.dist(from, to); math.Abs(length-best) > 1e-9*max(1, best) {
-				t.Fatalf("%s: length %v with landmarks, any-angle optimum %v (%v without)", where, length, best, a.Length)
-			}
-			with += b.Expanded
-			without += a.Expanded
+			a, b := guidedQuery(t, guided, plain, g, o, from, to, fmt.Sprintf("map %d", i))
+			with += a
+			without += b
 		}
 	}
 	t.Logf("expanded %d with landmarks, %d without", with, without)
 	if with >= without {
 		t.Errorf("expanded %d with landmarks, %d without: they guided nothing", with, without)
 	}
+}
+
+// guidedQuery runs a query from from to to on guided, a searcher of a mesh
+// with landmarks, and on plain, one of the same map's mesh without; checks
+// that they agree on whether it has a path and that guided's is legal and
+// of the oracle's length; and returns the expansions of each.
+func guidedQuery(t *testing.T, guided, plain *navmesh.Searcher, g *grid.Grid, o *anyAngle, from, to mgl64.Vec2, where string) (int, int) {
+	t.Helper()
+	path, a, err := guided.AppendPath(nil, from, to, navmesh.Query{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, b, err := plain.AppendPath(nil, from, to, navmesh.Query{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Status != b.Status {
+		t.Fatalf("%s: %v→%v: %v with landmarks, %v without", where, from, to, a.Status, b.Status)
+	}
+	if a.Status != core.Found {
+		return 0, 0
+	}
+	length, err := checkPath(g, path, from, to)
+	if err != nil {
+		t.Fatalf("%s: %v→%v: %v", where, from, to, err)
+	}
+	if best := o.dist(from, to); math.Abs(length-best) > 1e-9*max(1, best) {
+		t.Fatalf("%s: %v→%v: length %v with landmarks, any-angle optimum %v (%v without)", where, from, to, length, best, b.Length)
+	}
+	return a.Expanded, b.Expanded
 }
 
 // TestLandmarksFile checks that a mesh file keeps landmarks: read back, the

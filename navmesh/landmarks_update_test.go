@@ -9,7 +9,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/cairn-nav/cairn/core"
 	"github.com/cairn-nav/cairn/grid"
 	"github.com/cairn-nav/cairn/internal/testmap"
 	"github.com/cairn-nav/cairn/navmesh"
@@ -208,34 +207,16 @@ func checkCarried(t *testing.T, m, um *navmesh.Mesh, ms *measured, g *grid.Grid,
 }
 
 // guidedQueries runs random queries on um, with landmarks, and on fm, the
-// fresh build without, checks um's paths legal and optimal, and adds the
+// fresh build without, checks um's paths (guidedQuery), and adds the
 // expansions of each to with and without.
 func guidedQueries(t *testing.T, um, fm *navmesh.Mesh, g *grid.Grid, r *rand.Rand, where string, with, without int) (int, int) {
 	t.Helper()
 	o := newAnyAngle(g)
 	su, sf := navmesh.NewSearcher(um), navmesh.NewSearcher(fm)
 	for _, pr := range testmap.RandomPairs(r, g, 10) {
-		from, to := centre(pr[0]), centre(pr[1])
-		path, a, err := su.AppendPath(nil, from, to, navmesh.Query{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, b, err := sf.AppendPath(nil, from, to, navmesh.Query{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if a.Status != core.Found {
-			continue
-		}
-		length, err := checkPath(g, path, from, to)
-		if err != nil {
-			t.Fatalf("%s: %v→%v: %v", where, from, to, err)
-		}
-		if best := o.dist(from, to); math.Abs(length-best) > 1e-9*max(1, best) {
-			t.Fatalf("%s: %v→%v: length %v with landmarks kept across edits, any-angle optimum %v", where, from, to, length, best)
-		}
-		with += a.Expanded
-		without += b.Expanded
+		a, b := guidedQuery(t, su, sf, g, o, centre(pr[0]), centre(pr[1]), where)
+		with += a
+		without += b
 	}
 	return with, without
 }
