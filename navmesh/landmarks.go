@@ -47,7 +47,7 @@ type landmarks struct {
 // newLandmarks returns the landmarks of a mesh of n vertices, with the
 // distances d in one chunk.
 func newLandmarks(k int, at []int32, n int, d []float32) *landmarks {
-	return &landmarks{k: k, at: at, from: []int32{0, int32(n)}, d: [][]float32{d}, blk: []*lmBlock{{d: d, refs: 1}}}
+	return &landmarks{k: k, at: at, from: []int32{0, int32(n)}, d: [][]float32{d}, blk: []*lmBlock{{d: d, refs: 1, whole: true}}}
 }
 
 // lmShift sets the vertices that landmarks.first looks up: one in 2^10,

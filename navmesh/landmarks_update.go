@@ -131,6 +131,10 @@ func (lm *landmarks) carry(m, nm *Mesh, b0, b1 int, vid []int32, changed image.R
 type lmBlock struct {
 	d    []float32
 	refs int32
+	// whole marks the array of a mesh's landmarks as measured or read,
+	// for all its vertices, which is never kept as a spare: a band row
+	// needs a small part of it.
+	whole bool
 }
 
 // maxSpareBlocks is the most blocks a recycler keeps: one a tile row of
@@ -164,8 +168,12 @@ func (r *recycler) putBlock(b *lmBlock) {
 	r.keepBlock(b)
 }
 
-// keepBlock keeps b among r's spare blocks, the largest ones, under r.mu.
+// keepBlock keeps b among r's spare blocks, the largest ones, under r.mu;
+// the whole ones it leaves to the garbage collector.
 func (r *recycler) keepBlock(b *lmBlock) {
+	if b.whole {
+		return
+	}
 	r.blocks = append(r.blocks, b)
 	if len(r.blocks) > maxSpareBlocks {
 		i := 0
