@@ -37,7 +37,7 @@ type landmarks struct {
 	blk  []*lmBlock // per chunk, the array it lies in (landmarks_update.go)
 	// first, with several chunks, holds the chunk of each vertex that is a
 	// multiple of 2^lmShift: the one of any vertex v is first[v>>lmShift]
-	// or one after it.
+	// or a later one (several later where rows are empty or small).
 	first []int32
 	// walk holds the cells of the grid that were walkable where the
 	// distances were measured (or fewer), the mesh's own when nil.

@@ -27,9 +27,10 @@ import (
 
 // carry returns the landmarks of nm, the mesh that Update spliced from m,
 // whose landmarks lm are, by emitting tile rows b0 to b1 again, with vid
-// the stitcher's numbering of the band's corners: nil when lm is nil or
+// the stitcher's numbering of the band's corners: nil when lm is nil,
 // when a cell of changed is walkable in nm but was not where lm was
-// measured. The rows outside the band keep their chunks of lm; the band
+// measured, when the edit took a landmark's corner away, or when the
+// grids differ in size. The rows outside the band keep their chunks of lm; the band
 // gets new ones.
 func (lm *landmarks) carry(m, nm *Mesh, b0, b1 int, vid []int32, changed image.Rectangle) *landmarks {
 	if lm == nil {
@@ -123,7 +124,9 @@ func (lm *landmarks) carry(m, nm *Mesh, b0, b1 int, vid []int32, changed image.R
 // lmBlock is an array that chunks of landmark distances lie in, shared by
 // the landmarks of meshes that Updates made one from another. refs counts
 // the landmarks of those meshes not yet recycled whose chunks lie in it
-// (under their recycler's mu); at 0 no mesh in use reads it, and it goes
+// (under their recycler's mu; a mesh that is not its arrays' owner never
+// gives its count back, so its blocks are never reused); at 0 no mesh in
+// use reads it, and unless it is whole it goes
 // to the recycler for a row of a later Update's band, which then writes
 // its distances into memory that is already the process's instead of
 // fresh pages (on the 4096² demo world with 16 landmarks, some 2 MB a
