@@ -165,16 +165,105 @@ func (s *search) rootBound(v int32) float32 {
 	return float32(b * (1 - distSlack))
 }
 
-// pointBounds returns, for a point p in polygons ps, lower and upper bounds
-// on its distance from landmark i: through each corner c of the polygons
-// whose distance is known, which p sees, d(L, p) ≤ d(L, c) + |cp| and
-// d(L, p) ≥ d(L, c) − |cp|. With no such corner they are −Inf and +Inf.
-func (lm *landmarks) pointBounds(m *Mesh, p mgl64.Vec2, ps []PolyID, i int) (lo, hi float64) {
+// maxWedgePolys is the most polygons round a query's end whose wedges
+// wedgesOf tells apart; past it each polygon counts as its own wedge.
+const maxWedgePolys = 16
+
+// wedgeSet labels the polygons round a point by wedge: two share one when
+// a chain of portals between polygons round the point joins them. A point
+// with two wedges or more is a corner between two diagonal walls, which a
+// path may leave into any wedge but never pass through from one to
+// another.
+type wedgeSet struct {
+	n     int                 // the number of wedges
+	each  bool                // every polygon is a wedge of its own
+	label [maxWedgePolys]int8 // the first polygon of each one's wedge
+}
+
+// same reports whether polygons j and k are in one wedge.
+func (w *wedgeSet) same(j, k int) bool {
+	if w.each {
+		return j == k
+	}
+	return w.label[j] == w.label[k]
+}
+
+// wedgesOf sets w to the wedges of polygons ps round a point.
+func (m *Mesh) wedgesOf(ps []PolyID, w *wedgeSet) {
+	n := len(ps)
+	w.n, w.each = n, n > maxWedgePolys
+	if w.each {
+		return
+	}
+	l := &w.label
+	for i := range n {
+		l[i] = int8(i)
+	}
+	root := func(i int8) int8 {
+		for l[i] != i {
+			i = l[i]
+		}
+		return i
+	}
+	for i, id := range ps {
+		pl := m.polys[id]
+		for e := range pl.ne {
+			nb := m.enb[pl.e0+e]
+			for j := i + 1; j < n && nb >= 0; j++ {
+				if ps[j] != nb {
+					continue
+				}
+				if a, b := root(int8(i)), root(int8(j)); a != b {
+					l[max(a, b)] = min(a, b)
+					w.n--
+				}
+			}
+		}
+	}
+	for i := range n {
+		l[i] = root(int8(i))
+	}
+}
+
+// pointBounds returns, for a point p in polygons ps (in wedges w), lower
+// and upper bounds on its distance from landmark i: through each corner c
+// of the polygons whose distance is known, which p sees, d(L, p) ≤
+// d(L, c) + |cp| and d(L, p) ≥ d(L, c) − |cp|. With no such corner they
+// are −Inf and +Inf.
+//
+// When ps make several wedges, p's distance depends on the wedge a path
+// reaches it through, and a corner bounds only the distance through its
+// own wedge. The bounds are then the loosest of the wedges': below the
+// least and above the greatest, so that they hold whichever wedge a path
+// leaves or enters p by.
+func (lm *landmarks) pointBounds(m *Mesh, p mgl64.Vec2, ps []PolyID, w *wedgeSet, i int) (lo, hi float64) {
+	if w.n <= 1 {
+		return lm.cornerBounds(m, p, ps, i)
+	}
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for k := range ps {
+		if !w.each && int(w.label[k]) != k {
+			continue // not the first polygon of its wedge
+		}
+		wlo, whi := math.Inf(-1), math.Inf(1)
+		for j := k; j < len(ps); j++ {
+			if w.same(j, k) {
+				a, b := lm.cornerBounds(m, p, ps[j:j+1], i)
+				wlo, whi = max(wlo, a), min(whi, b)
+			}
+		}
+		lo, hi = min(lo, wlo), max(hi, whi)
+	}
+	return lo, hi
+}
+
+// cornerBounds is pointBounds through the corners of polygons ps.
+func (lm *landmarks) cornerBounds(m *Mesh, p mgl64.Vec2, ps []PolyID, i int) (lo, hi float64) {
 	lo, hi = math.Inf(-1), math.Inf(1)
 	for _, id := range ps {
 		pl := m.polys[id]
-		for j := range pl.ne {
-			v := m.ev[pl.e0+j]
+		for e := range pl.ne {
+			v := m.ev[pl.e0+e]
 			x := float64(lm.of(v)[i])
 			if math.IsNaN(x) {
 				continue
@@ -188,7 +277,10 @@ func (lm *landmarks) pointBounds(m *Mesh, p mgl64.Vec2, ps []PolyID, i int) (lo,
 }
 
 // beginBounds sets the goal's bounds and the start's bound of a query
-// whose ends settle has located.
+// whose ends settle has located. Each end's bounds allow for its wedges
+// (pointBounds): d(s, g) ≥ d(L, g) − d(L, s) needs an upper bound on the
+// distance to s through the wedge the path leaves by, and a lower bound
+// on the distance to g through any, and so on for the other terms.
 func (s *search) beginBounds() {
 	lm := s.m.lm
 	s.lm, s.startBound = lm, 0
@@ -196,11 +288,14 @@ func (s *search) beginBounds() {
 		s.lm = nil
 		return
 	}
+	var gw, sw wedgeSet
+	s.m.wedgesOf(s.gps, &gw)
+	s.m.wedgesOf(s.sps, &sw)
 	s.glo, s.ghi = s.glo[:0], s.ghi[:0]
 	for i := range lm.k {
-		lo, hi := lm.pointBounds(s.m, s.goal, s.gps, i)
+		lo, hi := lm.pointBounds(s.m, s.goal, s.gps, &gw, i)
 		s.glo, s.ghi = append(s.glo, lo), append(s.ghi, hi)
-		slo, shi := lm.pointBounds(s.m, s.start, s.sps, i)
+		slo, shi := lm.pointBounds(s.m, s.start, s.sps, &sw, i)
 		s.startBound = max(s.startBound, lo-shi, slo-hi)
 	}
 }
