@@ -112,7 +112,10 @@ func (lm *landmarks) setFirst() {
 // edited map (see landmarks_update.go), if less tightly where walls went
 // up, and a vertex the edit made gets none. An edit that frees a cell
 // that was blocked then gives a mesh without landmarks: measure them
-// again for it when its queries should have them. It is safe for
+// again for it when its queries should have them. A mesh file does not
+// keep the cells walkable at measurement: after [Read] or [ReadFor], the
+// cells walkable when the file was written stand in for them, so taking
+// down a wall that was up then drops the landmarks too. It is safe for
 // concurrent use with queries on m, but not with a Recycle of m.
 func (m *Mesh) WithLandmarks(k int) (*Mesh, error) {
 	if k < 0 || k > MaxLandmarks {
