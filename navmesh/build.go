@@ -17,22 +17,24 @@ type Options struct {
 	// Radius is the agent's radius: the mesh keeps only the points at
 	// least Radius from every blocked cell and from the map's edge, so
 	// paths keep that distance from walls. [FromGrid] offsets the walls by
-	// the radius on square subcells of side CellSize, and returns a mesh of
-	// polygons whose vertices are multiples of it (with Rectangles, it keeps
-	// only the whole cells every point of which is far enough: see erode);
-	// [FromPolygons] does the same from the input's rings. 0 is a point
-	// agent; negative, NaN or infinite values are an error.
+	// the radius on subcells of side CellSize, with lines of their own
+	// where the straight walls' offsets fall, so that only the arcs round
+	// the walls' corners are approximated (a door w cells wide stays open
+	// for Radius < w/2 − 2⁻¹⁶, whatever CellSize), and returns a mesh of
+	// polygons whose vertices are multiples of 2⁻¹⁶ (with Rectangles, it
+	// keeps only the whole cells every point of which is far enough: see
+	// erode); [FromPolygons] offsets the input's rings on square cells,
+	// whose vertices are multiples of CellSize. 0 is a point agent;
+	// negative, NaN or infinite values are an error.
 	Radius float64
 	// CellSize is, with a Radius above 0, the side of the square subcells
 	// the walkable area is rasterized into before its walls are offset,
-	// rounded down to a power of two; 0 means Radius/2 for FromPolygons,
-	// and for FromGrid Radius/4, or less (down to Radius/16) where half the
-	// room k − 2r that the narrowest passage of k whole cells an agent of
-	// radius r fits through leaves is less, so that such passages stay
-	// open (a two-cell door up to r = 0.96). Smaller cells keep
-	// more of the narrow passages and cost more: the area may span at most
-	// 2²⁴ cells (FromGrid coarsens them to fit, up to ½ a cell, and
-	// FromPolygons refuses).
+	// rounded down to a power of two (and for FromGrid, at least 2⁻¹⁶);
+	// 0 means Radius/2 for FromPolygons and Radius/4 for FromGrid. Smaller
+	// cells follow the arcs round corners more closely, and so keep more
+	// of the passages between corners (diagonal ones, say), and cost
+	// more: the area may span at most 2²⁴ cells (FromGrid coarsens them
+	// to fit, up to ½ a cell, and FromPolygons refuses).
 	CellSize float64
 	// Rectangles makes [FromGrid] stop at its first step and return the
 	// rectangles of cells (see the package documentation): built in a

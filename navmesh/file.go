@@ -266,11 +266,12 @@ func Read(r io.Reader) (*Mesh, error) {
 // ReadFor reads past the header. It
 // first computes, as FromGrid does, the cells an agent of radius
 // opt.Radius may occupy (an invalid radius is an error, not a
-// FormatError), and their [Fingerprint]: O(W·H) for a point agent. The
-// fingerprint covers the subcells that the radius is offset on (see
-// [Options]), so a file built by a version of Cairn whose default
-// subcells for opt.Radius were coarser is refused as built for another
-// radius: build it again.
+// FormatError), and their [Fingerprint]: O(W·H) for a point agent. For
+// a radius the fingerprint covers the raster the walls are offset on
+// (see [Options]), so a file built by a version of Cairn whose raster
+// differs (before the lines along the walls' offsets, or with other
+// default subcells) is refused as built for another radius: build it
+// again.
 //
 // With opt.TileSize above 0 (and a point agent, not Rectangles), the mesh
 // must be the one FromGrid builds in tiles of that side: ReadFor recovers

@@ -12,28 +12,29 @@ import (
 
 // erodeGrid builds the mesh of the points of g's free cells that an agent
 // of radius opt.Radius > 0 may stand on, offsetting the walls by the
-// radius on a fine raster instead of dropping whole cells: each cell is cut
-// into s×s square subcells of side c = 1/s (opt.CellSize, or by default
-// r/4, or less where half the room k − 2r that the narrowest passage the
-// agent fits through leaves is less, k the least whole number of cells
-// above 2r, but not below r/16; rounded down to a power of two and at
-// most ½, and coarsened until the map spans at most 2²⁴ subcells), and a
-// subcell is walkable when its cell is
+// radius on a fine raster instead of dropping whole cells (gridRaster):
+// each cell is cut by lines at the multiples of the subcell side c = 1/s
+// (opt.CellSize, or by default r/4, rounded down to a power of two and at
+// most ½, and coarsened until the map spans at most 2²⁴ square
+// subcells), and by two more lines along each axis, where the walls'
+// offsets by r fall, rounded up to a multiple of 2⁻¹⁶ (up to (1 + 2c)²
+// times the subcells in all). A subcell is walkable when its cell is
 // free and no wall (a side between a free cell and a blocked one or the
-// map's edge) comes nearer its square than the radius. Of two walkable
-// subcells that touch only at a corner one is dropped, the walkable
-// subcells are meshed as FromGrid meshes a grid, and the mesh is scaled
-// back to cells: every vertex is a multiple of c. Every point of the mesh
-// is at least the radius from every blocked cell and from the map's edge;
-// a passage w cells wide stays open when w − 2r ≥ 2c, and may close when
-// narrower. With the default side, a passage of k whole cells stays open
-// for r up to about k/2 − r/16 (a two-cell door up to r = 0.96, where
-// subcells of r/4 closed it from 0.9; it closes for r ≥ 1), unless the
-// map is too large for subcells that small. Subcells of r/16 cost up to
-// 16 times those of r/4, which bounds the raster at O(cells) for a given
-// radius; a smaller Options.CellSize keeps such passages open nearer k/2,
-// at the cost of the raster (r = 0.99 needs subcells of 1/128, 16 384 a
-// cell).
+// map's edge) comes nearer its rectangle than the radius. Of two walkable
+// subcells that touch only at a corner one is dropped, and the walkable
+// subcells are meshed as FromGrid meshes a grid, in cells: every vertex
+// is a multiple of 2⁻¹⁶.
+//
+// Every point of the mesh is at least the radius from every blocked cell
+// and from the map's edge. Along straight walls the mesh reaches within
+// 2⁻¹⁶ of the exact offset, so a passage between straight walls w cells
+// apart, a door w cells wide among them, stays open for r < w/2 − 2⁻¹⁶
+// and closes from there, whatever the subcells: a two-cell door is open
+// up to r = 0.99998. Round a wall's convex corner the mesh keeps off the
+// arc by up to a subcell's diagonal, which is at most 1.5c·√2 (the
+// multiples of c within c/2 of the offsets' lines are left out), so a
+// passage between two corners, as on a diagonal, stays open when it is
+// 2r + 4.3c wide and may close when narrower.
 //
 // The raster costs O(cells·s²) time and memory, and the walls O(wall
 // length · s · (r·s + 1)); a radius above half the map's smaller side
@@ -48,9 +49,9 @@ func erodeGrid(g *grid.Grid, opt Options) (*Mesh, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := int(math.Round(1 / c))
 	bind := radiusBinding(g, r, c)
-	ra := raster{c: c, w: w * s, h: h * s}
+	ra := newGridRaster(w, h, r, c)
+	n := ra.perCell()
 	near := make([]bool, ra.w*ra.h)
 	free := func(x, y int) bool { return g.Passable(image.Pt(x, y)) }
 	// Horizontal walls: the side between rows y−1 and y where one cell is
@@ -65,7 +66,7 @@ func erodeGrid(g *grid.Grid, opt Options) (*Mesh, error) {
 			for x < w && free(x, y-1) != free(x, y) {
 				x++
 			}
-			ra.markNear(near, mgl64.Vec2{float64(x0), float64(y)}, mgl64.Vec2{float64(x), float64(y)}, r)
+			ra.markWall(near, mgl64.Vec2{float64(x0), float64(y)}, mgl64.Vec2{float64(x), float64(y)}, r)
 		}
 	}
 	for x := 0; x <= w; x++ {
@@ -78,14 +79,14 @@ func erodeGrid(g *grid.Grid, opt Options) (*Mesh, error) {
 			for y < h && free(x-1, y) != free(x, y) {
 				y++
 			}
-			ra.markNear(near, mgl64.Vec2{float64(x), float64(y0)}, mgl64.Vec2{float64(x), float64(y)}, r)
+			ra.markWall(near, mgl64.Vec2{float64(x), float64(y0)}, mgl64.Vec2{float64(x), float64(y)}, r)
 		}
 	}
 	walk := make([]bool, ra.w*ra.h)
 	for y := range ra.h {
 		for x := range ra.w {
 			i := y*ra.w + x
-			walk[i] = !near[i] && free(x/s, y/s)
+			walk[i] = !near[i] && free(x/n, y/n)
 		}
 	}
 	dropCornerTouches(walk, ra.w, ra.h)
@@ -97,7 +98,7 @@ func erodeGrid(g *grid.Grid, opt Options) (*Mesh, error) {
 	if len(e.polys) == 0 {
 		return rectangles(blockedGrid(w, h)), nil
 	}
-	m := ra.scale(e.convex())
+	m := ra.polygons(e)
 	m.bound = bind
 	return m, nil
 }
@@ -110,6 +111,11 @@ type binding struct {
 	fp   uint64
 }
 
+// rasterLines marks, in a binding, the raster with lines along the walls'
+// offsets: a file built on the raster before them, for the same grid,
+// radius and subcells, holds another mesh and is refused.
+const rasterLines = 2
+
 // radiusBinding returns the binding of the mesh erodeGrid builds of g for
 // radius r on subcells of side c.
 func radiusBinding(g *grid.Grid, r, c float64) binding {
@@ -117,15 +123,8 @@ func radiusBinding(g *grid.Grid, r, c float64) binding {
 	f.U64(Fingerprint(g))
 	f.U64(math.Float64bits(r))
 	f.U64(math.Float64bits(c))
+	f.U64(rasterLines)
 	return binding{w: uint32(g.Width()), h: uint32(g.Height()), fp: f.Sum}
-}
-
-// passageGap returns k − 2r for the narrowest passage of whole cells that
-// an agent of radius r fits through, k the least integer above 2r: the
-// room it leaves. Subcells of at most half of it keep every passage of k
-// cells or more open (see erodeGrid).
-func passageGap(r float64) float64 {
-	return math.Floor(2*r) + 1 - 2*r
 }
 
 // subcell returns the side of the subcells erodeGrid uses for g and opt
@@ -134,13 +133,14 @@ func subcell(g *grid.Grid, opt Options) (float64, error) {
 	w, h := g.Width(), g.Height()
 	c := opt.CellSize
 	if c == 0 {
-		r := opt.Radius
-		c = math.Min(r/4, math.Max(passageGap(r)/2, r/16))
+		c = opt.Radius / 4
 	}
 	if math.IsNaN(c) || math.IsInf(c, 0) || c <= 0 {
 		return 0, fmt.Errorf("navmesh: cell size %v, want a finite value > 0", opt.CellSize)
 	}
-	c = math.Min(math.Ldexp(1, math.Ilogb(c)), 0.5)
+	c = math.Min(math.Max(math.Ldexp(1, math.Ilogb(c)), lineLattice), 0.5)
+	// The bound is on the square subcells; the offsets' lines add at most
+	// two a side, (1 + 2c)² times as many subcells in all.
 	for float64(w)*float64(h)/(c*c) > maxErodeCells {
 		c *= 2
 	}

@@ -15,7 +15,8 @@ import (
 )
 
 // TestRadiusDoor sends agents of several radii through a door two cells
-// wide: open below a radius of 1 (up to the subcells' side), closed from 1.
+// wide: open below a radius of 1 (up to the lines' lattice of 2⁻¹⁶),
+// whatever the subcells, closed from 1.
 func TestRadiusDoor(t *testing.T) {
 	m, err := testmap.Parse(`
 		..........
@@ -36,11 +37,14 @@ func TestRadiusDoor(t *testing.T) {
 	}{
 		{0.25, 0, true}, {0.4, 0, true}, {0.6, 0, true}, {0.75, 0, true},
 		{0.9, 1.0 / 32, true}, {0.96, 1.0 / 64, true},
-		// The default subcells follow the room the door leaves.
-		{0.8, 0, true}, {0.9, 0, true}, {0.96, 0, true},
+		{0.8, 0, true}, {0.9, 0, true}, {0.96, 0, true}, {0.99, 0, true},
+		{0.999, 0, true}, {1 - 0x1p-15, 0, true},
+		// The walls' offsets lie on lines of their own, so coarse
+		// subcells keep the door open too.
+		{0.9, 1.0 / 8, true}, {0.99, 1.0 / 2, true},
 		{1, 0, false}, {1, 1.0 / 64, false}, {1.1, 0, false},
-		// Subcells too coarse for the room: 2·(1/8) > 2 − 2·0.9.
-		{0.9, 1.0 / 8, false},
+		// Within 2⁻¹⁶ of 1 the lines round to the lattice past the door.
+		{1 - 0x1p-16, 0, false}, {1 - 0x1p-18, 0, false},
 	} {
 		mesh, err := navmesh.FromGrid(m.Grid, navmesh.Options{Radius: tc.r, CellSize: tc.cell})
 		if err != nil {
@@ -66,9 +70,8 @@ func TestRadiusDoor(t *testing.T) {
 }
 
 // TestRadiusDoorWidths sends agents through doors of one to three cells,
-// with the default subcells: each closes from a radius of half its width,
-// and stays open below it wherever the room it leaves, k − 2r, holds two
-// subcells, which the default side gives up to k/2 − r/16 or so.
+// with the default subcells: each stays open below a radius of half its
+// width, less the lines' lattice of 2⁻¹⁶, and closes from there.
 func TestRadiusDoorWidths(t *testing.T) {
 	for k := 1; k <= 3; k++ {
 		free := make([]bool, 14*12)
@@ -82,7 +85,7 @@ func TestRadiusDoorWidths(t *testing.T) {
 			t.Fatal(err)
 		}
 		half := float64(k) / 2
-		for _, r := range []float64{half - 0.3, half - 0.1, half - 0.04, half - 0.01, half, half + 0.01} {
+		for _, r := range []float64{half - 0.3, half - 0.1, half - 0.04, half - 0.01, half - 0.001, half - 0x1p-15, half - 0x1p-16, half, half + 0.01} {
 			if r <= 0 {
 				continue
 			}
@@ -95,15 +98,8 @@ func TestRadiusDoorWidths(t *testing.T) {
 			if err != nil {
 				t.Fatalf("door %d, r %v: %v", k, r, err)
 			}
-			c := navmesh.SubcellSide(g, navmesh.Options{Radius: r})
-			open := res.Status == core.Found
-			switch {
-			case r >= half && open:
-				t.Errorf("door of %d cells, r %v: open", k, r)
-			case r < half && float64(k)-2*r >= 2*c && !open:
-				t.Errorf("door of %d cells, r %v: closed, though it leaves %v, two subcells of %v", k, r, float64(k)-2*r, c)
-			case r < half && r <= half-r/16 && !open:
-				t.Errorf("door of %d cells, r %v: closed below k/2 − r/16 (subcells of %v)", k, r, c)
+			if open, want := res.Status == core.Found, r < half-0x1p-16; open != want {
+				t.Errorf("door of %d cells, r %v: open %v, want %v", k, r, open, want)
 			}
 			if _, err := gridcheck.New(g, r).Path(path, from, to); res.Status == core.Found && err != nil {
 				t.Errorf("door of %d cells, r %v: %v", k, r, err)
@@ -113,43 +109,59 @@ func TestRadiusDoorWidths(t *testing.T) {
 }
 
 // TestRadiusTight checks that the offset keeps what it should: every point
-// at least r + 2c from every blocked cell and the map's edge (brute force)
-// lies on the mesh, and no point of the mesh is nearer than r.
+// of the mesh is at least r from every blocked cell and the map's edge
+// (brute force), and a point lies on the mesh when it is farther from the
+// walls, by 2⁻¹⁶ from their straight sides and, from their corners, by
+// the diagonal of the largest subcell, 1.5c·√2.
 func TestRadiusTight(t *testing.T) {
-	for seed := int64(1); seed <= 3; seed++ {
+	for seed := int64(1); seed <= 4; seed++ {
 		g := testmap.Random(seed, 30, 24, 0.08, grid.Options{})
-		for _, r := range []float64{0.3, 0.5, 1.25} {
+		for _, r := range []float64{0.3, 0.5, 0.77, 1.25} {
 			mesh, err := navmesh.FromGrid(g, navmesh.Options{Radius: r})
 			if err != nil {
 				t.Fatal(err)
 			}
-			c := math.Min(math.Ldexp(1, math.Ilogb(r/4)), 0.5)
+			c := navmesh.SubcellSide(g, navmesh.Options{Radius: r})
 			rnd := testmap.NewRand(seed)
-			checked := 0
-			for range 3000 {
+			checked, nearWall := 0, 0
+			for range 4000 {
 				p := mgl64.Vec2{rnd.Float64() * 30, rnd.Float64() * 24}
-				d := math.Min(math.Min(p[0], 30-p[0]), math.Min(p[1], 24-p[1]))
-				for y := range 24 {
-					for x := range 30 {
-						if !g.Passable(image.Pt(x, y)) {
-							d = math.Min(d, gridcheck.SegSquareDist(p, p, float64(x), float64(y)))
+				// side: the least distance to a wall's side, at a point
+				// off its ends; corner: to a blocked cell's corner. The
+				// map's outside counts as blocked cells.
+				side, corner := math.Inf(1), math.Inf(1)
+				for y := -1; y <= 24; y++ {
+					for x := -1; x <= 30; x++ {
+						if g.Passable(image.Pt(x, y)) {
+							continue
+						}
+						dx := math.Max(0, math.Max(float64(x)-p[0], p[0]-float64(x+1)))
+						dy := math.Max(0, math.Max(float64(y)-p[1], p[1]-float64(y+1)))
+						if dx > 0 && dy > 0 {
+							corner = math.Min(corner, math.Hypot(dx, dy))
+						} else {
+							side = math.Min(side, dx+dy)
 						}
 					}
 				}
+				d := math.Min(side, corner)
 				_, on := mesh.Locate(p)
-				where := fmt.Sprintf("seed %d r %v: %v at %.4f from the walls", seed, r, p, d)
+				where := fmt.Sprintf("seed %d r %v: %v at %.6f from the walls' sides, %.6f from their corners", seed, r, p, side, corner)
 				if on && d < r-1e-9 {
 					t.Fatalf("%s is on the mesh", where)
 				}
-				if d >= r+2*c+1e-9 {
+				if side >= r+0x1p-16+1e-9 && corner >= r+1.5*math.Sqrt2*c+1e-9 {
 					checked++
+					if side < r+c {
+						nearWall++
+					}
 					if !on {
 						t.Fatalf("%s (subcells %v) is off the mesh", where, c)
 					}
 				}
 			}
-			if checked < 100 {
-				t.Errorf("seed %d r %v: only %d points far enough from walls: the test sees too little", seed, r, checked)
+			if checked < 100 || nearWall < 5 {
+				t.Errorf("seed %d r %v: only %d points far enough from walls, %d within a subcell of one: the test sees too little", seed, r, checked, nearWall)
 			}
 		}
 	}

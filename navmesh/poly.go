@@ -217,6 +217,18 @@ func (in *polyIn) mesh(f tri.Faces) *Mesh {
 // vertices verts, whose walls are rings: vertex ids with the walkable area
 // on the left (y up).
 func faceMesh(verts []mgl64.Vec2, f tri.Faces, rings [][]int32) *Mesh {
+	reflex := make([]bool, len(verts))
+	for _, ws := range rings {
+		for j, v := range ws {
+			a, b := ws[(j+len(ws)-1)%len(ws)], ws[(j+1)%len(ws)]
+			reflex[v] = geom.Orient(verts[a], verts[v], verts[b]) < 0
+		}
+	}
+	return faceMeshOf(verts, f, reflex)
+}
+
+// faceMeshOf is faceMesh with the vertices' convex-corner flags given.
+func faceMeshOf(verts []mgl64.Vec2, f tri.Faces, reflex []bool) *Mesh {
 	m := &Mesh{kind: polygonMesh, verts: verts}
 	nf := f.Len()
 	m.polys = make([]poly, nf)
@@ -234,13 +246,7 @@ func faceMesh(verts []mgl64.Vec2, f tri.Faces, rings [][]int32) *Mesh {
 		}
 		m.polys[id] = poly{e0: e0, ne: int32(k)}
 	}
-	m.reflex = make([]bool, len(m.verts))
-	for _, ws := range rings {
-		for j, v := range ws {
-			a, b := ws[(j+len(ws)-1)%len(ws)], ws[(j+1)%len(ws)]
-			m.reflex[v] = geom.Orient(m.verts[a], m.verts[v], m.verts[b]) < 0
-		}
-	}
+	m.reflex = reflex
 	m.spatialOrder()
 	m.twins()
 	m.label()

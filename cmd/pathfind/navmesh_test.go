@@ -272,7 +272,7 @@ func TestNavmeshRadius(t *testing.T) {
 		want   string // in the path line, or on stderr when code is not 0
 	}{
 		{"point agent through the gap", route("3,4", "9,4"), 0, "found", "3.500000,4.500000 6.000000,4.000000 7.000000,4.000000 9.500000,4.500000"},
-		{"gap open for a small agent", route("3,4", "9,4", "-radius", "0.25"), 0, "found", "3.500000,4.500000 5.937500,3.687500 7.062500,3.687500 9.500000,4.500000"},
+		{"gap open for a small agent", route("3,4", "9,4", "-radius", "0.25"), 0, "found", "3.500000,4.500000 5.812500,3.749985 7.187500,3.749985 9.500000,4.500000"},
 		{"gap closed", route("3,4", "9,4", "-radius", "0.5"), 0, "unreachable", "none"},
 		{"inside the room", route("2,2", "4,6", "-radius", "1"), 0, "found", "2.500000,2.500000 4.500000,6.500000"},
 		{"start by a wall", route("1,1", "3,4", "-radius", "0.6"), 1, "", "start 1,1 is nearer than -radius 0.6 to a wall or the map's edge"},

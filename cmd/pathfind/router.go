@@ -104,7 +104,7 @@ func addRouterFlags(fs *flag.FlagSet) *routerFlags {
 		"instead of building it; a mesh built for another map or radius is refused (route without -map: any mesh file,\n"+
 		"between points, the answer checked against its polygons)")
 	fs.Float64Var(&rf.radius, "radius", 0, "for -algo navmesh or corridor, the agent's radius `R` in cells: the mesh keeps the points at least R from every\n"+
-		"blocked cell and the map's edge (walls offset on subcells of R/4, or finer down to R/16 where a passage of whole cells leaves little room), and every leg is checked to keep R from them (0: a point agent)")
+		"blocked cell and the map's edge (walls offset on subcells of R/4, their straight sides exactly but for 2⁻¹⁶: a door w cells wide stays open for R < w/2 − 2⁻¹⁶), and every leg is checked to keep R from them (0: a point agent)")
 	fs.IntVar(&rf.tile, "tile", 0, "for -algo navmesh or corridor, build the mesh in tiles of `T` cells, or with -mesh read it as built so (0: untiled);\n"+
 		"the exact search of a tiled mesh is guided by its tiles")
 	return rf

@@ -15,12 +15,12 @@ import (
 // clipping leaves long thin triangles, which the convex merge turns into
 // many small polygons; Delaunay triangles are as round as the walls allow,
 // and merge into fewer, larger ones. The triangles are counter-clockwise
-// (y up) and their corners must have integer coordinates. The tests are
-// exact, so points on one circle (all four corners of a cell, say) are
-// left as they are: in int64 when the points span X along x and Y along y
-// with X·Y·(X²+Y²) < 2⁶⁰ (a square of 2¹⁴ a side, say), else as in
-// [delaunay] (on grids some 2¹⁶ cells wide), where the int64 determinant
-// could overflow. A flip happens only when the two triangles make a
+// (y up). The tests are exact, so points on one circle (all four corners
+// of a cell, say) are left as they are: in int64 when the corners have
+// integer coordinates and span X along x and Y along y with
+// X·Y·(X²+Y²) < 2⁶⁰ (a square of 2¹⁴ a side, say), else as in
+// [delaunay] (on grids some 2¹⁶ cells wide, where the int64 determinant
+// could overflow, or on rectangles of other sides). A flip happens only when the two triangles make a
 // strictly convex quadrilateral, so two vertices at one position never
 // meet in a triangle. It takes O(t) flips on typical input and O(t²) at
 // worst, for t triangles. adj pairs the triangles' edges, as
@@ -33,11 +33,13 @@ func delaunayInt(pos []mgl64.Vec2, tris [][3]int32, adj []int32) {
 	// products overflow.
 	if len(pos) > 0 {
 		lo, hi := pos[0], pos[0]
+		whole := true
 		for _, p := range pos {
 			lo = mgl64.Vec2{math.Min(lo[0], p[0]), math.Min(lo[1], p[1])}
 			hi = mgl64.Vec2{math.Max(hi[0], p[0]), math.Max(hi[1], p[1])}
+			whole = whole && p[0] == math.Trunc(p[0]) && p[1] == math.Trunc(p[1])
 		}
-		if x, y := hi[0]-lo[0], hi[1]-lo[1]; x*y*(x*x+y*y) >= 0x1p60 {
+		if x, y := hi[0]-lo[0], hi[1]-lo[1]; !whole || x*y*(x*x+y*y) >= 0x1p60 {
 			delaunay(pos, tris, adj)
 			return
 		}

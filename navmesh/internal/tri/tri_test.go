@@ -10,8 +10,9 @@ import (
 )
 
 // TestDelaunayIntWide checks delaunayInt on two triangles whose in-circle
-// determinant does not fit in an int64: it must flip their shared edge
-// exactly when the exact test of delaunay does. The strip is what a grid
+// determinant does not fit in an int64, or whose corners are not on the
+// integers: it must flip their shared edge exactly when the exact test of
+// delaunay does. The strip is what a grid
 // 2²² cells wide and 2 high gives (grid.New accepts it); the square spans
 // less than 2²⁰, where the int64 test was once said to be exact.
 func TestDelaunayIntWide(t *testing.T) {
@@ -22,6 +23,10 @@ func TestDelaunayIntWide(t *testing.T) {
 	}{
 		{"strip", mgl64.Vec2{W, 1}, mgl64.Vec2{0, 0}, mgl64.Vec2{W, 0}, mgl64.Vec2{3*W/4 + 1, 1}},
 		{"square", mgl64.Vec2{0, 0}, mgl64.Vec2{D, D}, mgl64.Vec2{0, D}, mgl64.Vec2{D/2 + 1, D/2 - 1}},
+		// Off the integers (rectangles of unequal sides, as a grid's radius
+		// raster makes): truncated, the four corners would be a unit
+		// square's, on one circle, and keep the edge; d lies inside.
+		{"fractions", mgl64.Vec2{0, 0}, mgl64.Vec2{1.5, 1.5}, mgl64.Vec2{0, 1.5}, mgl64.Vec2{1.2, 0.3}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -34,6 +39,9 @@ func TestDelaunayIntWide(t *testing.T) {
 			delaunayInt(pos, got, adj)
 			if !slices.Equal(got, want) || !slices.Equal(adj, wantAdj) {
 				t.Fatalf("delaunayInt gives %v, want %v (the exact flips) on %v", got, want, pos)
+			}
+			if tt.name == "fractions" && slices.Equal(got, [][3]int32{{0, 1, 2}, {1, 0, 3}}) {
+				t.Fatalf("no flip on %v: d is inside the circle of a, b, c", pos)
 			}
 		})
 	}
