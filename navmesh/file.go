@@ -319,6 +319,8 @@ func ReadFor(r io.Reader, g *grid.Grid, opt Options) (*Mesh, error) {
 	if err := m.retile(g, opt.TileSize); err != nil {
 		return nil, err
 	}
+	m.lm = m.lm.byRows(m.tiles.rowVert)
+	m.lmHeld = m.lm != nil
 	return m, nil
 }
 

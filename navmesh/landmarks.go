@@ -126,10 +126,16 @@ func (m *Mesh) WithLandmarks(k int) (*Mesh, error) {
 	}
 	n := new(Mesh)
 	*n = *m
+	m.lmHeld = m.lmHeld || m.own // m's landmarks, if any, stay m's
 	m.own = false
 	n.lm = nil
+	n.lmHeld = false // n.own, or the next line, says
 	if k > 0 {
 		n.lm = m.measureLandmarks(k)
+		if m.tiles != nil {
+			n.lm = n.lm.byRows(m.tiles.rowVert)
+		}
+		n.lmHeld = true
 	}
 	return n, nil
 }

@@ -121,12 +121,34 @@ func (lm *landmarks) carry(m, nm *Mesh, b0, b1 int, vid []int32, changed image.R
 	return out
 }
 
+// byRows returns lm, of a tiled mesh whose tile rows' vertices start at
+// rowVert, with its distances in one chunk a row: the same array, cut
+// into a block a row, so that once an Update has built a row again and
+// no mesh reads the row's block, that block is a spare for a later
+// Update's band instead of fresh memory (the array as a whole is never
+// one: see lmBlock). It returns lm when lm is nil or chunked already.
+func (lm *landmarks) byRows(rowVert []int32) *landmarks {
+	if lm == nil || len(lm.d) != 1 || int(rowVert[len(rowVert)-1])*lm.k != len(lm.d[0]) {
+		return lm
+	}
+	rows := len(rowVert) - 1
+	out := &landmarks{k: lm.k, at: lm.at, from: rowVert, d: make([][]float32, rows), blk: make([]*lmBlock, rows), walk: lm.walk}
+	for r := range rows {
+		lo, hi := int(rowVert[r])*lm.k, int(rowVert[r+1])*lm.k
+		out.d[r] = lm.d[0][lo:hi:hi]
+		out.blk[r] = &lmBlock{d: out.d[r], refs: 1}
+	}
+	out.setFirst()
+	return out
+}
+
 // lmBlock is an array that chunks of landmark distances lie in, shared by
 // the landmarks of meshes that Updates made one from another. refs counts
 // the landmarks of those meshes not yet recycled whose chunks lie in it
-// (under their recycler's mu; a mesh that is not its arrays' owner never
-// gives its count back, so its blocks are never reused); at 0 no mesh in
-// use reads it, and unless it is whole it goes
+// (under their recycler's mu; a mesh that holds neither its arrays nor
+// its landmarks, own and lmHeld false, never gives its count back, so its
+// blocks are never reused); at 0 no mesh in use reads it, and unless it
+// is whole it goes
 // to the recycler for a row of a later Update's band, which then writes
 // its distances into memory that is already the process's instead of
 // fresh pages (on the 4096² demo world with 16 landmarks, some 2 MB a

@@ -271,3 +271,80 @@ func TestLandmarkRecycleConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestLandmarkRowBlocks checks that the landmark distances of a tiled mesh,
+// measured or read with its tiles, lie in one block a tile row, so that
+// the rows an Update builds again give their blocks back as spares for
+// later Updates once the mesh before is recycled; untiled, and read
+// without tiles, they lie in one.
+func TestLandmarkRowBlocks(t *testing.T) {
+	g := blocky(7, 40, 30, 30)
+	m, err := navmesh.FromGrid(g, navmesh.Options{TileSize: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lm, err := m.WithLandmarks(3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := navmesh.TileRows(m)
+	if got := navmesh.LandmarkChunks(lm); got != rows {
+		t.Fatalf("measured: %d chunks of distances, want one a tile row, %d", got, rows)
+	}
+	var file bytes.Buffer
+	if _, err := lm.WriteTo(&file); err != nil {
+		t.Fatal(err)
+	}
+	for _, tile := range []int{0, 8} {
+		rm, err := navmesh.ReadFor(bytes.NewReader(file.Bytes()), g, navmesh.Options{TileSize: tile})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := 1
+		if tile > 0 {
+			want = rows
+		}
+		if got := navmesh.LandmarkChunks(rm); got != want {
+			t.Errorf("read with tiles of %d: %d chunks, want %d", tile, got, want)
+		}
+		if tile == 0 {
+			continue
+		}
+		// A mesh read gives back the blocks of the rows an Update built
+		// again, though its other arrays are not Recycle's to reuse.
+		c := testmap.FreeCells(g)[3]
+		wall := image.Rectangle{Min: c, Max: c.Add(image.Pt(1, 1))}
+		edited := g.WithCells(wall, false)
+		um, err := rm.Update(edited, wall)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rm.Recycle()
+		if n := navmesh.SpareLandmarkBlocks(um); n == 0 {
+			t.Errorf("read with tiles: no spare blocks after recycling the mesh read")
+		}
+	}
+	untiled, err := mustMesh(t, g).WithLandmarks(3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := navmesh.LandmarkChunks(untiled); got != 1 {
+		t.Errorf("untiled: %d chunks, want 1", got)
+	}
+	// A wall put up in a free cell: the band's rows get new blocks, and
+	// recycling the mesh before gives its blocks of those rows back.
+	free := testmap.FreeCells(g)
+	c := free[len(free)/2]
+	g.SetCells(image.Rectangle{Min: c, Max: c.Add(image.Pt(1, 1))}, false)
+	um, err := lm.Update(g, image.Rectangle{Min: c, Max: c.Add(image.Pt(1, 1))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if navmesh.LandmarkChunks(um) != rows {
+		t.Fatalf("updated: %d chunks, want %d", navmesh.LandmarkChunks(um), rows)
+	}
+	lm.Recycle()
+	if n := navmesh.SpareLandmarkBlocks(um); n == 0 {
+		t.Errorf("no spare blocks after recycling the mesh before the Update")
+	}
+}

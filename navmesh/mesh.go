@@ -176,6 +176,11 @@ type Mesh struct {
 	// mesh, so that Recycle may give them to an Update: those of a tiled
 	// mesh of convex polygons that FromGrid stitched or Update spliced.
 	own bool
+	// lmHeld says that Recycle gives back m's holds on the blocks of its
+	// landmark distances (landmarks_update.go) though its other arrays
+	// are not its own: a mesh ReadFor read in tiles, or one whose arrays
+	// WithLandmarks handed on with landmarks of its own.
+	lmHeld bool
 
 	// lm, when not nil, holds the landmarks of the exact search's
 	// heuristic (landmarks.go).

@@ -24,14 +24,20 @@ import (
 // queries of that frame have ended. m is the zero Mesh afterwards: its
 // queries fail ("not on the mesh"), and whatever was made from it may
 // panic. Recycle does nothing but empty m for other meshes (a mesh read
-// by ReadFor, or not tiled, or of rectangles), and for the zero Mesh.
+// by ReadFor, or not tiled, or of rectangles), and for the zero Mesh,
+// but that a tiled mesh ReadFor read gives back the arrays of its
+// landmarks' distances that no later mesh shares.
 // Update keeps one mesh's arrays at a time: recycling another replaces
 // them. It is safe to call concurrently with Updates of other meshes of
 // the line.
 func (m *Mesh) Recycle() {
-	if m.own && m.tiles != nil && m.tiles.rec != nil {
-		m.tiles.rec.hold(m.lm, -1)
-		m.tiles.rec.put(m)
+	if m.tiles != nil && m.tiles.rec != nil {
+		if m.own || m.lmHeld {
+			m.tiles.rec.hold(m.lm, -1)
+		}
+		if m.own {
+			m.tiles.rec.put(m)
+		}
 	}
 	*m = Mesh{}
 }

@@ -92,3 +92,24 @@ func PoisonLandmarkSpares(m *Mesh) int {
 	}
 	return len(r.blocks)
 }
+
+// LandmarkChunks returns the chunks m's landmark distances lie in: one for
+// a mesh measured or read whole, one a tile row for a tiled one.
+func LandmarkChunks(m *Mesh) int {
+	if m.lm == nil {
+		return 0
+	}
+	return len(m.lm.d)
+}
+
+// SpareLandmarkBlocks returns the spare arrays of landmark distances that
+// m's recycler keeps for later Updates.
+func SpareLandmarkBlocks(m *Mesh) int {
+	r := m.tiles.rec
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.blocks)
+}
+
+// TileRows returns the rows of tiles of m.
+func TileRows(m *Mesh) int { return m.tiles.ny }
