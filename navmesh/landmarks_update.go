@@ -72,9 +72,7 @@ func (lm *landmarks) carry(m, nm *Mesh, b0, b1 int, vid []int32, changed image.R
 	rec := m.tiles.rec
 	for r := b0; r <= b1; r++ {
 		b := rec.takeBlock(int(nV[r+1]-nV[r]) * k)
-		for i := range b.d {
-			b.d[i] = float32(math.NaN())
-		}
+		fillNaN(b.d)
 		nd[r], nblk[r] = b.d, b
 	}
 	stride := int32(m.w + 1)
@@ -89,14 +87,19 @@ func (lm *landmarks) carry(m, nm *Mesh, b0, b1 int, vid []int32, changed image.R
 		}
 		return v
 	}
+	nr := b0 // the band row of the last vertex copied: mostly the next one's
 	for r := b0; r <= b1; r++ {
 		for u := oV[r]; u < oV[r+1]; u++ {
-			if v := newID(u); v >= 0 {
-				// v is in the band, perhaps in another row than u.
-				nr, _ := slices.BinarySearch(nV[b0:b1+2], v+1)
-				nr += b0 - 1
-				copy(nd[nr][int(v-nV[nr])*k:], old[r][int(u-oV[r])*k:int(u-oV[r]+1)*k])
+			v := newID(u)
+			if v < 0 {
+				continue
 			}
+			if v < nV[nr] || v >= nV[nr+1] {
+				// v is in the band, perhaps in another row than u.
+				nr, _ = slices.BinarySearch(nV[b0:b1+2], v+1)
+				nr += b0 - 1
+			}
+			copy(nd[nr][int(v-nV[nr])*k:], old[r][int(u-oV[r])*k:int(u-oV[r]+1)*k])
 		}
 	}
 	at := make([]int32, len(lm.at))
@@ -119,6 +122,18 @@ func (lm *landmarks) carry(m, nm *Mesh, b0, b1 int, vid []int32, changed image.R
 	out.setFirst()
 	rec.hold(out, 1)
 	return out
+}
+
+// fillNaN sets every element of d to NaN, by doubling copies, which run
+// at the speed of memmove rather than of a loop of stores.
+func fillNaN(d []float32) {
+	if len(d) == 0 {
+		return
+	}
+	d[0] = float32(math.NaN())
+	for n := 1; n < len(d); n *= 2 {
+		copy(d[n:], d[:n])
+	}
 }
 
 // byRows returns lm, of a tiled mesh whose tile rows' vertices start at
