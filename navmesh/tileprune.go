@@ -356,6 +356,10 @@ func newGraph(n int32, ends [][2]int32, sc *searchScratch) graph {
 // from one search of the graph of groups to the next (see recycler).
 type searchScratch struct {
 	ends           [][2]int32
+	// prev holds the ends of the graph of groups of the tiling prevOf,
+	// the last one searchGroups searched with this scratch.
+	prev   [][2]int32
+	prevOf *tiling
 	deg, fill, low []int32
 	adj            []halfEdge
 	stack          []dfsFrame
@@ -441,13 +445,15 @@ func (g graph) search(into *dfsTree, sc *searchScratch) *dfsTree {
 // searchGroups sets m.tree from the groups and links of t: one depth-first
 // search of the graph of groups. An edge that stands for several portals
 // goes in twice, so that it is never a bridge. into and sc, which may be
-// nil, are as for graph.search.
-func (m *Mesh) searchGroups(t *tiling, into *dfsTree, sc *searchScratch) {
+// nil, are as for graph.search. from, when not nil, is the mesh that an
+// Update made m from: when sc searched from's graph last and m's is the
+// same, edge for edge (an edit that split and joined no group, as most
+// do), the search would give from's tree again, and m gets a copy of it.
+func (m *Mesh) searchGroups(t *tiling, into *dfsTree, sc *searchScratch, from *Mesh) {
 	if sc == nil {
 		sc = &searchScratch{}
 	}
 	ends := sc.ends[:0]
-	defer func() { sc.ends = ends }()
 	for k := range t.tiles {
 		base := t.groupBase[k]
 		for _, l := range t.tiles[k].links {
@@ -465,7 +471,32 @@ func (m *Mesh) searchGroups(t *tiling, into *dfsTree, sc *searchScratch) {
 			}
 		}
 	}
-	m.tree = newGraph(t.groupBase[len(t.tiles)], ends, sc).search(into, sc)
+	n := t.groupBase[len(t.tiles)]
+	if from != nil && from.tree != nil && sc.prevOf == from.tiles && len(from.tree.pre) == int(n) && slices.Equal(ends, sc.prev) {
+		m.tree = from.tree.copyInto(into)
+	} else {
+		m.tree = newGraph(n, ends, sc).search(into, sc)
+	}
+	sc.ends, sc.prev, sc.prevOf = sc.prev, ends, t
+}
+
+// copyInto returns a copy of d in into's arrays where they have room
+// (into may be nil, for new ones).
+func (d *dfsTree) copyInto(into *dfsTree) *dfsTree {
+	k := len(d.pre)
+	c := slack(k)
+	if into == nil {
+		into, c = &dfsTree{}, k
+	}
+	t := &dfsTree{pre: reuse(into.pre, k, c), end: reuse(into.end, k, c), parent: reuse(into.parent, k, c),
+		in: reuse(into.in, k, c), comp: reuse(into.comp, k, c), up: reuse(into.up, k, c)}
+	copy(t.pre, d.pre)
+	copy(t.end, d.end)
+	copy(t.parent, d.parent)
+	copy(t.in, d.in)
+	copy(t.comp, d.comp)
+	copy(t.up, d.up)
+	return t
 }
 
 // labelTiled sets the groups, bridges and components of m, a mesh
@@ -491,5 +522,5 @@ func (m *Mesh) labelTiled() {
 		rows[r] = r
 	}
 	m.lineLinks(t, es, rows, rows)
-	m.searchGroups(t, nil, nil)
+	m.searchGroups(t, nil, nil, nil)
 }

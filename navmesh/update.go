@@ -396,7 +396,7 @@ func (sp *splicing) label() {
 		es = append(es, l.e)
 	}
 	nm.lineLinks(nt, es, vrows, hrows)
-	nm.searchGroups(nt, sp.sa.tree, &sp.sc.search)
+	nm.searchGroups(nt, sp.sa.tree, &sp.sc.search, sp.m)
 }
 
 // corners sets which of nm's vertices are corners of the walls: those of
