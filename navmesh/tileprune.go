@@ -356,10 +356,6 @@ func newGraph(n int32, ends [][2]int32, sc *searchScratch) graph {
 // from one search of the graph of groups to the next (see recycler).
 type searchScratch struct {
 	ends           [][2]int32
-	// prev holds the ends of the graph of groups of the tiling prevOf,
-	// the last one searchGroups searched with this scratch.
-	prev   [][2]int32
-	prevOf *tiling
 	deg, fill, low []int32
 	adj            []halfEdge
 	stack          []dfsFrame
@@ -445,15 +441,13 @@ func (g graph) search(into *dfsTree, sc *searchScratch) *dfsTree {
 // searchGroups sets m.tree from the groups and links of t: one depth-first
 // search of the graph of groups. An edge that stands for several portals
 // goes in twice, so that it is never a bridge. into and sc, which may be
-// nil, are as for graph.search. from, when not nil, is the mesh that an
-// Update made m from: when sc searched from's graph last and m's is the
-// same, edge for edge (an edit that split and joined no group, as most
-// do), the search would give from's tree again, and m gets a copy of it.
-func (m *Mesh) searchGroups(t *tiling, into *dfsTree, sc *searchScratch, from *Mesh) {
+// nil, are as for graph.search.
+func (m *Mesh) searchGroups(t *tiling, into *dfsTree, sc *searchScratch) {
 	if sc == nil {
 		sc = &searchScratch{}
 	}
 	ends := sc.ends[:0]
+	defer func() { sc.ends = ends }()
 	for k := range t.tiles {
 		base := t.groupBase[k]
 		for _, l := range t.tiles[k].links {
@@ -471,13 +465,35 @@ func (m *Mesh) searchGroups(t *tiling, into *dfsTree, sc *searchScratch, from *M
 			}
 		}
 	}
-	n := t.groupBase[len(t.tiles)]
-	if from != nil && from.tree != nil && sc.prevOf == from.tiles && len(from.tree.pre) == int(n) && slices.Equal(ends, sc.prev) {
-		m.tree = from.tree.copyInto(into)
-	} else {
-		m.tree = newGraph(n, ends, sc).search(into, sc)
+	m.tree = newGraph(t.groupBase[len(t.tiles)], ends, sc).search(into, sc)
+}
+
+// sameGroups reports whether nt, the tiling an Update made from ot by
+// building tile rows b0 to b1 again, has ot's graph of groups, edge for
+// edge: the same groups in every tile, and the same links in and between
+// the band's tiles (the other tiles and rows keep ot's). As most edits
+// split and join no group, an Update then copies ot's mesh's tree rather
+// than searching the graph again: the search would find the same one.
+func sameGroups(ot, nt *tiling, b0, b1 int) bool {
+	if !slices.Equal(ot.groupBase, nt.groupBase) {
+		return false
 	}
-	sc.ends, sc.prev, sc.prevOf = sc.prev, ends, t
+	for k := b0 * nt.nx; k < (b1+1)*nt.nx; k++ {
+		if !slices.Equal(ot.tiles[k].links, nt.tiles[k].links) {
+			return false
+		}
+	}
+	for r := b0; r <= b1; r++ {
+		if !slices.Equal(ot.vlinks[r], nt.vlinks[r]) {
+			return false
+		}
+	}
+	for r := b0; r <= min(b1+1, nt.ny-1); r++ {
+		if !slices.Equal(ot.hlinks[r], nt.hlinks[r]) {
+			return false
+		}
+	}
+	return true
 }
 
 // copyInto returns a copy of d in into's arrays where they have room
@@ -522,5 +538,5 @@ func (m *Mesh) labelTiled() {
 		rows[r] = r
 	}
 	m.lineLinks(t, es, rows, rows)
-	m.searchGroups(t, nil, nil, nil)
+	m.searchGroups(t, nil, nil)
 }

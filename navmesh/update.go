@@ -396,7 +396,11 @@ func (sp *splicing) label() {
 		es = append(es, l.e)
 	}
 	nm.lineLinks(nt, es, vrows, hrows)
-	nm.searchGroups(nt, sp.sa.tree, &sp.sc.search, sp.m)
+	if m := sp.m; m.tree != nil && sameGroups(ot, nt, sp.b0, sp.b1) {
+		nm.tree = m.tree.copyInto(sp.sa.tree)
+		return
+	}
+	nm.searchGroups(nt, sp.sa.tree, &sp.sc.search)
 }
 
 // corners sets which of nm's vertices are corners of the walls: those of
