@@ -20,8 +20,10 @@ type Options struct {
 	// the radius on subcells of side CellSize, with lines of their own
 	// where the straight walls' offsets fall, so that only the arcs round
 	// the walls' corners are approximated (a door w cells wide stays open
-	// for Radius < w/2 − 2⁻¹⁶, whatever CellSize), and returns a mesh of
-	// polygons whose vertices are multiples of 2⁻¹⁶ (with Rectangles, it
+	// for Radius < w/2 − 2⁻¹⁶, less a rounding margin of 2·10⁻¹⁵·Radius,
+	// whatever CellSize), and returns a mesh of polygons whose vertices
+	// are multiples of 2⁻¹⁶ (of a coarser power of two on maps over
+	// 16 382 cells a side, as internal/gridcheck's lattice; with Rectangles, it
 	// keeps only the whole cells every point of which is far enough: see
 	// erode); [FromPolygons] offsets the input's rings on square cells,
 	// whose vertices are multiples of CellSize. 0 is a point agent;
@@ -34,7 +36,9 @@ type Options struct {
 	// cells follow the arcs round corners more closely, and so keep more
 	// of the passages between corners (diagonal ones, say), and cost
 	// more: the area may span at most 2²⁴ cells (FromGrid coarsens them
-	// to fit, up to ½ a cell, and FromPolygons refuses).
+	// to fit, up to ½ a cell, and then has up to (1 + 2·CellSize)² times
+	// as many subcells with the lines along the offsets; FromPolygons
+	// refuses).
 	CellSize float64
 	// Rectangles makes [FromGrid] stop at its first step and return the
 	// rectangles of cells (see the package documentation): built in a

@@ -17,19 +17,21 @@ import (
 // (opt.CellSize, or by default r/4, rounded down to a power of two and at
 // most ½, and coarsened until the map spans at most 2²⁴ square
 // subcells), and by two more lines along each axis, where the walls'
-// offsets by r fall, rounded up to a multiple of 2⁻¹⁶ (up to (1 + 2c)²
-// times the subcells in all). A subcell is walkable when its cell is
-// free and no wall (a side between a free cell and a blocked one or the
-// map's edge) comes nearer its rectangle than the radius. Of two walkable
-// subcells that touch only at a corner one is dropped, and the walkable
-// subcells are meshed as FromGrid meshes a grid, in cells: every vertex
-// is a multiple of 2⁻¹⁶.
+// offsets by r fall, rounded up to a multiple of q = 2⁻¹⁶ (a coarser
+// power of two on maps over 16 382 cells a side: lineLattice), up to
+// (1 + 2c)² times the subcells in all. A subcell is walkable when its
+// cell is free and no wall (a side between a free cell and a blocked one
+// or the map's edge) comes nearer its rectangle than the radius. Of two
+// walkable subcells that touch only at a corner one is dropped, and the
+// walkable subcells are meshed as FromGrid meshes a grid, in cells: every
+// vertex is a multiple of q.
 //
 // Every point of the mesh is at least the radius from every blocked cell
-// and from the map's edge. Along straight walls the mesh reaches within
-// 2⁻¹⁶ of the exact offset, so a passage between straight walls w cells
-// apart, a door w cells wide among them, stays open for r < w/2 − 2⁻¹⁶
-// and closes from there, whatever the subcells: a two-cell door is open
+// and from the map's edge. Along straight walls the mesh reaches within q
+// of the exact offset, so a passage between straight walls w cells
+// apart, a door w cells wide among them, stays open for r < w/2 − q − ε
+// and closes from w/2 − q − ε, whatever the subcells, ε being the
+// raster's rounding margin, 2·10⁻¹⁵·max(1, r): a two-cell door is open
 // up to r = 0.99998. Round a wall's convex corner the mesh keeps off the
 // arc by up to a subcell's diagonal, which is at most 1.5c·√2 (the
 // multiples of c within c/2 of the offsets' lines are left out), so a
@@ -138,7 +140,7 @@ func subcell(g *grid.Grid, opt Options) (float64, error) {
 	if math.IsNaN(c) || math.IsInf(c, 0) || c <= 0 {
 		return 0, fmt.Errorf("navmesh: cell size %v, want a finite value > 0", opt.CellSize)
 	}
-	c = math.Min(math.Max(math.Ldexp(1, math.Ilogb(c)), lineLattice), 0.5)
+	c = math.Min(math.Max(math.Ldexp(1, math.Ilogb(c)), lineLattice(w, h)), 0.5)
 	// The bound is on the square subcells; the offsets' lines add at most
 	// two a side, (1 + 2c)² times as many subcells in all.
 	for float64(w)*float64(h)/(c*c) > maxErodeCells {

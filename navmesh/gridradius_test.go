@@ -38,7 +38,7 @@ func TestRadiusDoor(t *testing.T) {
 		{0.25, 0, true}, {0.4, 0, true}, {0.6, 0, true}, {0.75, 0, true},
 		{0.9, 1.0 / 32, true}, {0.96, 1.0 / 64, true},
 		{0.8, 0, true}, {0.9, 0, true}, {0.96, 0, true}, {0.99, 0, true},
-		{0.999, 0, true}, {1 - 0x1p-15, 0, true},
+		{0.999, 0, true}, {1 - 0x1p-15, 0, true}, {1 - 0x1p-16 - 1e-14, 0, true},
 		// The walls' offsets lie on lines of their own, so coarse
 		// subcells keep the door open too.
 		{0.9, 1.0 / 8, true}, {0.99, 1.0 / 2, true},
@@ -164,5 +164,65 @@ func TestRadiusTight(t *testing.T) {
 				t.Errorf("seed %d r %v: only %d points far enough from walls, %d within a subcell of one: the test sees too little", seed, r, checked, nearWall)
 			}
 		}
+	}
+}
+
+// TestRadiusWideMaps checks the raster on maps wide enough for rounding to
+// matter: every polygon corner keeps the radius from the map's edge
+// exactly, on free strips whose far edge lies where a coordinate's
+// rounding exceeds the raster's slack; and on a map over 16 382 cells wide,
+// where the path oracle's lattice is coarser than 2⁻¹⁶, a path through a
+// gap is found and checked.
+func TestRadiusWideMaps(t *testing.T) {
+	for _, tc := range []struct {
+		w int
+		r float64
+	}{{16500, 1 + 1e-13}, {33000, 1 + 1e-12}} {
+		free := make([]bool, tc.w*3)
+		for i := range free {
+			free[i] = true
+		}
+		g, err := grid.New(tc.w, 3, free, grid.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		mesh, err := navmesh.FromGrid(g, navmesh.Options{Radius: tc.r})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var poly []mgl64.Vec2
+		for id := range mesh.NumPolys() {
+			poly = mesh.AppendPolygon(poly[:0], navmesh.PolyID(id))
+			for _, v := range poly {
+				if v[0] < tc.r || float64(tc.w)-v[0] < tc.r || v[1] < tc.r || 3-v[1] < tc.r {
+					t.Fatalf("%d×3, r %v: polygon %d has corner %v, nearer than r to the map's edge", tc.w, tc.r, id, v)
+				}
+			}
+		}
+	}
+	const w = 16400
+	free := make([]bool, w*6)
+	for i := range free {
+		free[i] = true
+	}
+	for x := 100; x < 120; x++ {
+		free[3*w+x] = false
+	}
+	g, err := grid.New(w, 6, free, grid.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const r = 0.4
+	mesh, err := navmesh.FromGrid(g, navmesh.Options{Radius: r})
+	if err != nil {
+		t.Fatal(err)
+	}
+	from, to := mgl64.Vec2{50.5, 2.5}, mgl64.Vec2{200.5, 4.5}
+	path, res, err := navmesh.NewSearcher(mesh).AppendPath(nil, from, to, navmesh.Query{})
+	if err != nil || res.Status != core.Found {
+		t.Fatalf("%v→%v: %v, %v", from, to, res.Status, err)
+	}
+	if _, err := gridcheck.New(g, r).Path(path, from, to); err != nil {
+		t.Errorf("%v→%v: %v", from, to, err)
 	}
 }

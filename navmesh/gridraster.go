@@ -13,33 +13,45 @@ import (
 // cut by the same lines along x and along y, at offs from its top left
 // corner. They are the multiples of the subcell side c below 1, and the
 // two places where a wall's offset by the radius falls inside a cell: a
-// and 1 − a, a being frac(r) rounded up to a multiple of lineLattice (and
-// a hair more). So the straight parts of the walkable area's outline lie
-// on lines, within 2⁻¹⁶ outside the exact offset, and only the arcs round
-// the walls' corners are approximated, to a subcell. Every line is a
-// multiple of 2⁻¹⁶, which keeps the mesh's vertices, and the distances the
-// raster is built from, exact. The subcells are rectangles, w×h in all.
+// and 1 − a, a being frac(r) rounded up to a multiple of the lattice q
+// (lineLattice), with radiusSlack twice to spare. So the straight parts
+// of the walkable area's outline lie on lines, within q outside the exact
+// offset, and only the arcs round the walls' corners are approximated, to
+// a subcell. Every line is a multiple of q, which keeps the mesh's
+// vertices, and the distances the raster is built from, exact. The
+// subcells are rectangles, w×h in all.
 type gridRaster struct {
 	offs []float64 // increasing, from 0, below 1
 	w, h int       // subcells along x and y
 }
 
-// lineLattice is the grain of the lines along the walls' offsets: the
-// finest lattice the oracle of paths on grids (internal/gridcheck) checks
-// exactly on maps up to 16 382 cells a side.
-const lineLattice = 0x1p-16
+// lineLattice returns the grain of the lines along the walls' offsets on
+// a w×h grid: 2⁻¹⁶, or coarser on maps over 16 382 cells a side, the
+// lattice on which the oracle of paths on grids (internal/gridcheck)
+// decides exactly: a power of two q with (max(w, h) + 2)/q ≤ 2³⁰.
+func lineLattice(w, h int) float64 {
+	side := int64(max(w, h) + 2)
+	s := int64(1 << 16)
+	for s > 1 && side*s > 1<<30 {
+		s >>= 1
+	}
+	return 1 / float64(s)
+}
 
 // radiusSlack is the rounding erodeGrid allows in a distance from a wall:
-// a subcell nearer than r plus this to a wall is not walkable.
-func radiusSlack(r float64) float64 { return 1e-12 * math.Max(1, r) }
+// a subcell nearer than r plus this to a wall is not walkable. The gaps
+// between lattice points are exact, so it need only cover the rounding
+// of their squares' sum and of r's square, a few parts in 10¹⁶.
+func radiusSlack(r float64) float64 { return 1e-15 * math.Max(1, r) }
 
 // newGridRaster returns the raster of a w×h grid for radius r on subcells
-// of side c (1/c a whole number, c a multiple of lineLattice).
+// of side c (1/c a whole number, c a multiple of lineLattice(w, h)).
 func newGridRaster(w, h int, r, c float64) gridRaster {
 	s := int(math.Round(1 / c))
 	offs := make([]float64, 0, s+2)
 	_, f := math.Modf(r)
-	a := math.Ceil((f+2*radiusSlack(r))/lineLattice) * lineLattice
+	q := lineLattice(w, h)
+	a := math.Ceil((f+2*radiusSlack(r))/q) * q
 	if a < 1 {
 		offs = append(offs, a, 1-a)
 	}
@@ -89,8 +101,10 @@ func (ra gridRaster) index(t float64, n int) int {
 // the rounding of a coordinate's difference.
 func (ra gridRaster) markWall(near []bool, p, q mgl64.Vec2, r float64) {
 	d := r + radiusSlack(r)
-	x0, x1 := ra.index(p[0]-d, ra.w), ra.index(q[0]+d, ra.w)
-	y0, y1 := ra.index(p[1]-d, ra.h), ra.index(q[1]+d, ra.h)
+	// One subcell more on either side: p − d and q + d round, and may
+	// land on the line past the subcell that ends there.
+	x0, x1 := max(ra.index(p[0]-d, ra.w)-1, 0), min(ra.index(q[0]+d, ra.w)+1, ra.w-1)
+	y0, y1 := max(ra.index(p[1]-d, ra.h)-1, 0), min(ra.index(q[1]+d, ra.h)+1, ra.h-1)
 	for y := y0; y <= y1; y++ {
 		lo, hi := ra.pos(y), ra.pos(y+1)
 		dy := math.Max(0, math.Max(lo-q[1], p[1]-hi))

@@ -28,7 +28,9 @@ import (
 // its polygons from the bucket lists each tile keeps. The bridges and
 // components come from the tiles' own (tileprune.go): only the links
 // across the band's tile lines are found again, and the small graph of
-// the tiles' groups searched again. The copies are linear in the size of
+// the tiles' groups searched again, unless the band's groups and links
+// are m's (an edit that splits and joins no group), when m's search tree
+// is copied instead (sameGroups). The copies are linear in the size of
 // the mesh, the band in its width (see BenchmarkUpdate and
 // BenchmarkUpdateWorld for figures); they go into the arrays of a mesh
 // given to [Mesh.Recycle], when there is one, and into new memory else,

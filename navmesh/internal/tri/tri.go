@@ -150,8 +150,9 @@ func (t Triangles) Delaunay(pos []mgl64.Vec2) { delaunay(pos, t.Tris, t.Adj) }
 // Rectangles cuts axis-aligned rectangles into triangles and flips them
 // into the constrained Delaunay triangulation of their corners. Each ring
 // of rects is a rectangle's corners and the points along its sides,
-// counter-clockwise (y up); the positions must have integer coordinates
-// (see delaunayInt). Rectangles cost O(k) each for k points (see
+// counter-clockwise (y up); the flips' tests are exact, in int64 on
+// integer coordinates and in floating point else (see delaunayInt).
+// Rectangles cost O(k) each for k points (see
 // stripRect), and the flips few.
 func Rectangles(pos []mgl64.Vec2, rects Rings) Triangles {
 	ntri := 0
