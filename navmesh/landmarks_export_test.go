@@ -1,6 +1,7 @@
 package navmesh
 
 import (
+	"github.com/cairn-nav/cairn/core"
 	"slices"
 
 	"github.com/go-gl/mathgl/mgl64"
@@ -38,4 +39,39 @@ func GoalPolys(s *Searcher) (ids []PolyID, vs [][]int32) {
 		vs = append(vs, slices.Clone(s.m.ev[p.e0:p.e0+p.ne]))
 	}
 	return ids, vs
+}
+
+// SetCorridorLandmarkRange sets the least distance between a query's ends
+// for the corridor search to use landmarks, and returns a function that
+// restores it.
+func SetCorridorLandmarkRange(d float64) func() {
+	old := corridorLandmarkRange
+	corridorLandmarkRange = d
+	return func() { corridorLandmarkRange = old }
+}
+
+// PortalBounds returns, for a query from from to to on sr's mesh, the
+// midpoint of every portal and the corridor search's landmark bound on its
+// distance to the goal (nil when settle answers the query itself).
+func PortalBounds(sr *Searcher, from, to mgl64.Vec2) (mids []mgl64.Vec2, bounds []float64) {
+	_, res, _, err := sr.settle(nil, from, to, Query{})
+	if err != nil || res.Status != core.NotSearched {
+		return nil, nil
+	}
+	g := &sr.g
+	g.start, g.goal = from, to
+	g.beginBounds()
+	if g.lm == nil {
+		return nil, nil
+	}
+	m := sr.m
+	for _, p := range m.polys {
+		for i := range p.ne {
+			if m.enb[p.e0+i] >= 0 {
+				mids = append(mids, m.mid(p, i))
+				bounds = append(bounds, g.portalBound(p, i))
+			}
+		}
+	}
+	return mids, bounds
 }
