@@ -58,14 +58,7 @@ func TestCorridorLandmarks(t *testing.T) {
 	}
 	// Warm queries allocate nothing with landmarks either.
 	g := landmarkGrids(3)[2]
-	m, err := navmesh.FromGrid(g, navmesh.Options{TileSize: 6})
-	if err != nil {
-		t.Fatal(err)
-	}
-	lm, err := m.WithLandmarks(4)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, lm := withLandmarks(t, g, 6, 4)
 	s := navmesh.NewSearcher(lm)
 	pr := testmap.RandomPairs(testmap.NewRand(5), g, 1)[0]
 	var path []mgl64.Vec2
@@ -94,14 +87,7 @@ func TestPortalBounds(t *testing.T) {
 	for i, g := range landmarkGrids(12) {
 		o := newAnyAngle(g)
 		for _, tile := range []int{0, 5} {
-			m, err := navmesh.FromGrid(g, navmesh.Options{TileSize: tile})
-			if err != nil {
-				t.Fatal(err)
-			}
-			lm, err := m.WithLandmarks(4)
-			if err != nil {
-				t.Fatal(err)
-			}
+			_, lm := withLandmarks(t, g, tile, 4)
 			s := navmesh.NewSearcher(lm)
 			r := testmap.NewRand(int64(i))
 			for _, pr := range testmap.RandomPairs(r, g, 6) {

@@ -33,14 +33,7 @@ func TestLandmarkPinchEnds(t *testing.T) {
 		pinches += len(corners)
 		o := newAnyAngle(g)
 		for _, tile := range []int{0, 5} {
-			m, err := navmesh.FromGrid(g, navmesh.Options{TileSize: tile})
-			if err != nil {
-				t.Fatal(err)
-			}
-			lm, err := m.WithLandmarks(4)
-			if err != nil {
-				t.Fatal(err)
-			}
+			m, lm := withLandmarks(t, g, tile, 4)
 			plain, guided := navmesh.NewSearcher(m), navmesh.NewSearcher(lm)
 			r := testmap.NewRand(int64(i))
 			free := testmap.FreeCells(g)

@@ -35,6 +35,21 @@ func landmarkGrids(n int) []*grid.Grid {
 	return gs
 }
 
+// withLandmarks returns g's mesh in tiles of tile cells (0: untiled), and
+// the same mesh with k landmarks.
+func withLandmarks(tb testing.TB, g *grid.Grid, tile, k int) (*navmesh.Mesh, *navmesh.Mesh) {
+	tb.Helper()
+	m, err := navmesh.FromGrid(g, navmesh.Options{TileSize: tile})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	lm, err := m.WithLandmarks(k)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return m, lm
+}
+
 // TestLandmarkDistances checks every distance that WithLandmarks measures,
 // on untiled and tiled meshes, against the visibility-graph oracle: the
 // length of the shortest path from the landmark to each vertex, NaN for
@@ -44,14 +59,7 @@ func TestLandmarkDistances(t *testing.T) {
 	for i, g := range landmarkGrids(12) {
 		o := newAnyAngle(g)
 		for _, tile := range []int{0, 5} {
-			m, err := navmesh.FromGrid(g, navmesh.Options{TileSize: tile})
-			if err != nil {
-				t.Fatal(err)
-			}
-			lm, err := m.WithLandmarks(3)
-			if err != nil {
-				t.Fatal(err)
-			}
+			_, lm := withLandmarks(t, g, tile, 3)
 			if lm.Landmarks() != 3 {
 				t.Fatalf("map %d: %d landmarks, want 3", i, lm.Landmarks())
 			}

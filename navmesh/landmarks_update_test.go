@@ -279,14 +279,7 @@ func TestLandmarkRecycleConcurrent(t *testing.T) {
 // without tiles, they lie in one.
 func TestLandmarkRowBlocks(t *testing.T) {
 	g := blocky(7, 40, 30, 30)
-	m, err := navmesh.FromGrid(g, navmesh.Options{TileSize: 8})
-	if err != nil {
-		t.Fatal(err)
-	}
-	lm, err := m.WithLandmarks(3)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m, lm := withLandmarks(t, g, 8, 3)
 	rows := navmesh.TileRows(m)
 	if got := navmesh.LandmarkChunks(lm); got != rows {
 		t.Fatalf("measured: %d chunks of distances, want one a tile row, %d", got, rows)
