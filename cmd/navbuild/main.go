@@ -70,8 +70,9 @@ func newFlagSet(f *flags) *flag.FlagSet {
 	fs.BoolVar(&f.opt.Rectangles, "rectangles", false, "with -map, keep the rectangles of cells instead of merging them into convex polygons")
 	fs.IntVar(&f.opt.TileSize, "tile", 0, "with -map and a point agent, build the mesh in square tiles of `T` cells, which a game that reads it\n"+
 		"with navmesh.ReadFor(…, Options{TileSize: T}) can update tile by tile after an edit (Mesh.Update); 0: no tiles")
-	fs.IntVar(&f.landmarks, "landmarks", 0, "measure `K` landmarks (0 to 32) for the exact search's estimate and keep them in the file: fewer\n"+
-		"expansions on long queries of big maps, at the cost of K searches over the whole mesh and 4·K bytes a vertex (navmesh.Mesh.WithLandmarks)")
+	fs.IntVar(&f.landmarks, "landmarks", 0, "measure `K` landmarks (0 to 32) for the exact search's estimate, and the corridor search's on queries\n"+
+		"1 024 cells long or more, and keep them in the file: fewer expansions on long queries of big maps, at the cost of\n"+
+		"K searches over the whole mesh and 4·K bytes a vertex (navmesh.Mesh.WithLandmarks)")
 	fs.StringVar(&f.png, "png", "", "with -map, also draw the map and the mesh's polygons to PNG `file`")
 	return fs
 }
