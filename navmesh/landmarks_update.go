@@ -141,9 +141,11 @@ func fillNaN(d []float32) {
 // into a block a row, so that once an Update has built a row again and
 // no mesh reads the row's block, that block is a spare for a later
 // Update's band instead of fresh memory (the array as a whole is never
-// one: see lmBlock). It returns lm when lm is nil or chunked already.
+// one: see lmBlock). It returns lm when lm is nil or chunked already, and
+// when the tiling numbers no rows (a mesh ReadFor read numbered otherwise
+// than its tiles, which Update stitches again whole).
 func (lm *landmarks) byRows(rowVert []int32) *landmarks {
-	if lm == nil || len(lm.d) != 1 || int(rowVert[len(rowVert)-1])*lm.k != len(lm.d[0]) {
+	if lm == nil || len(lm.d) != 1 || len(rowVert) < 2 || int(rowVert[len(rowVert)-1])*lm.k != len(lm.d[0]) {
 		return lm
 	}
 	rows := len(rowVert) - 1
