@@ -382,16 +382,12 @@ type dfsTree struct {
 // for its own; either may be nil, for new ones.
 func (g graph) search(into *dfsTree, sc *searchScratch) *dfsTree {
 	n := int32(len(g.deg) - 1)
-	k, c := int(n), slack(int(n)) // room kept for the next search
-	if into == nil {
-		into, c = &dfsTree{}, k
-	}
+	k := int(n)
 	if sc == nil {
 		sc = &searchScratch{}
 	}
-	t := &dfsTree{pre: reuse(into.pre, k, c), end: reuse(into.end, k, c), parent: reuse(into.parent, k, c),
-		in: reuse(into.in, k, c), comp: reuse(into.comp, k, c), up: reuse(into.up, k, c)}
-	low := reuse(sc.low, k, c)
+	t := into.sized(k)
+	low := reuse(sc.low, k, treeRoom(into, k))
 	for i := range t.pre {
 		t.pre[i] = -1
 	}
@@ -496,16 +492,31 @@ func sameGroups(ot, nt *tiling, b0, b1 int) bool {
 	return true
 }
 
+// treeRoom is the capacity of a new array for a tree of k nodes written
+// into into's arrays: room kept for the next search when into is a
+// recycled tree, none when there is none.
+func treeRoom(into *dfsTree, k int) int {
+	if into == nil {
+		return k
+	}
+	return slack(k)
+}
+
+// sized returns a tree of k nodes in into's arrays where they have room,
+// whatever they hold (into may be nil, for new ones).
+func (into *dfsTree) sized(k int) *dfsTree {
+	c := treeRoom(into, k)
+	if into == nil {
+		into = &dfsTree{}
+	}
+	return &dfsTree{pre: reuse(into.pre, k, c), end: reuse(into.end, k, c), parent: reuse(into.parent, k, c),
+		in: reuse(into.in, k, c), comp: reuse(into.comp, k, c), up: reuse(into.up, k, c)}
+}
+
 // copyInto returns a copy of d in into's arrays where they have room
 // (into may be nil, for new ones).
 func (d *dfsTree) copyInto(into *dfsTree) *dfsTree {
-	k := len(d.pre)
-	c := slack(k)
-	if into == nil {
-		into, c = &dfsTree{}, k
-	}
-	t := &dfsTree{pre: reuse(into.pre, k, c), end: reuse(into.end, k, c), parent: reuse(into.parent, k, c),
-		in: reuse(into.in, k, c), comp: reuse(into.comp, k, c), up: reuse(into.up, k, c)}
+	t := into.sized(len(d.pre))
 	copy(t.pre, d.pre)
 	copy(t.end, d.end)
 	copy(t.parent, d.parent)
