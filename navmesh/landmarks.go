@@ -157,6 +157,12 @@ func (m *Mesh) Landmarks() int {
 // float32 rounds to within 2⁻²⁴ of the value.
 const distSlack = 2e-7
 
+// apart returns the least that two distances from one landmark, one in
+// [alo, ahi] and the other in [blo, bhi], can differ by: by the triangle
+// inequality, a lower bound on the distance between their points
+// (negative where the intervals overlap).
+func apart(alo, ahi, blo, bhi float64) float64 { return max(alo-bhi, blo-ahi) }
+
 // rootBound returns the landmarks' lower bound on the distance from vertex
 // v to the goal; 0 without landmarks or where they know nothing.
 func (s *search) rootBound(v int32) float32 {
@@ -166,12 +172,8 @@ func (s *search) rootBound(v int32) float32 {
 	}
 	b := 0.0
 	for i, d := range lm.of(v) {
-		x := float64(d)
-		if t := s.glo[i] - x*(1+distSlack); t > b {
-			b = t
-		}
-		if t := x*(1-distSlack) - s.ghi[i]; t > b {
-			b = t
+		if x := float64(d); !math.IsNaN(x) { // NaN: no distance for v
+			b = max(b, apart(s.glo[i], s.ghi[i], x*(1-distSlack), x*(1+distSlack)))
 		}
 	}
 	// Round down to float32, less a little, so the stored bound stays one.
@@ -309,7 +311,7 @@ func (s *search) beginBounds() {
 		lo, hi := lm.pointBounds(s.m, s.goal, s.gps, &gw, i)
 		s.glo, s.ghi = append(s.glo, lo), append(s.ghi, hi)
 		slo, shi := lm.pointBounds(s.m, s.start, s.sps, &sw, i)
-		s.startBound = max(s.startBound, lo-shi, slo-hi)
+		s.startBound = max(s.startBound, apart(lo, hi, slo, shi))
 	}
 }
 
@@ -332,7 +334,7 @@ func (s *search) portalBound(p poly, i int32) float64 {
 		}
 		lo := max(x*(1-distSlack), y*(1-distSlack)) - half
 		hi := min(x*(1+distSlack), y*(1+distSlack)) + half
-		bound = max(bound, s.glo[j]-hi, lo-s.ghi[j])
+		bound = max(bound, apart(s.glo[j], s.ghi[j], lo, hi))
 	}
 	return bound * (1 - distSlack)
 }
