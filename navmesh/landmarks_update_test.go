@@ -2,11 +2,11 @@ package navmesh_test
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"image"
 	"math"
 	"math/rand/v2"
-	"sync"
 	"testing"
 
 	"github.com/cairn-nav/cairn/grid"
@@ -252,24 +252,12 @@ func TestLandmarkRecycleConcurrent(t *testing.T) {
 		}
 		return len(a) == len(b)
 	}
-	var wg sync.WaitGroup
-	for w := range 4 {
-		wg.Go(func() {
-			for i := range 25 {
-				um, err := m.Update(g, wall)
-				if err != nil {
-					t.Error(err)
-					return
-				}
-				if _, _, got := navmesh.LandmarkDistances(um); !same(got, want) {
-					t.Errorf("goroutine %d, update %d: other distances than the first update's", w, i)
-					return
-				}
-				um.Recycle()
-			}
-		})
-	}
-	wg.Wait()
+	updateConcurrently(t, m, g, wall, func(um *navmesh.Mesh) error {
+		if _, _, got := navmesh.LandmarkDistances(um); !same(got, want) {
+			return errors.New("other distances than the first update's")
+		}
+		return nil
+	})
 }
 
 // TestLandmarkRowBlocks checks that the landmark distances of a tiled mesh,

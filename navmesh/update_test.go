@@ -353,6 +353,22 @@ func TestRecycleConcurrent(t *testing.T) {
 	if _, err := fm.WriteTo(&want); err != nil {
 		t.Fatal(err)
 	}
+	updateConcurrently(t, m, g, wall, func(um *navmesh.Mesh) error {
+		var got bytes.Buffer
+		if _, err := um.WriteTo(&got); err != nil || !bytes.Equal(got.Bytes(), want.Bytes()) {
+			return fmt.Errorf("other bytes than a fresh build's (%v)", err)
+		}
+		return nil
+	})
+	if !slices.EqualFunc(polygonSet(m), before, slices.Equal) {
+		t.Fatal("Update changed the mesh it updated")
+	}
+}
+
+// updateConcurrently runs 25 Updates of m for the edit wall of g on each of
+// four goroutines, checking each mesh with check before recycling it.
+func updateConcurrently(t *testing.T, m *navmesh.Mesh, g *grid.Grid, wall image.Rectangle, check func(um *navmesh.Mesh) error) {
+	t.Helper()
 	var wg sync.WaitGroup
 	for w := range 4 {
 		wg.Go(func() {
@@ -362,9 +378,8 @@ func TestRecycleConcurrent(t *testing.T) {
 					t.Error(err)
 					return
 				}
-				var got bytes.Buffer
-				if _, err := um.WriteTo(&got); err != nil || !bytes.Equal(got.Bytes(), want.Bytes()) {
-					t.Errorf("goroutine %d, update %d: other bytes than a fresh build's (%v)", w, i, err)
+				if err := check(um); err != nil {
+					t.Errorf("goroutine %d, update %d: %v", w, i, err)
 					return
 				}
 				um.Recycle()
@@ -372,7 +387,4 @@ func TestRecycleConcurrent(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	if !slices.EqualFunc(polygonSet(m), before, slices.Equal) {
-		t.Fatal("Update changed the mesh it updated")
-	}
 }
