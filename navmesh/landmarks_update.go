@@ -54,13 +54,10 @@ func (lm *landmarks) carry(m, nm *Mesh, b0, b1 int, vid []int32, changed image.R
 	oV, nV := m.tiles.rowVert, nm.tiles.rowVert
 	old, oblk := lm.d, lm.blk
 	if !slices.Equal(lm.from, oV) {
-		if len(lm.d) != 1 {
-			return nil // chunked for another numbering: cannot happen
-		}
-		old, oblk = make([][]float32, len(oV)-1), make([]*lmBlock, len(oV)-1)
-		for r := range old {
-			old[r], oblk[r] = lm.d[0][int(oV[r])*lm.k:int(oV[r+1])*lm.k], lm.blk[0]
-		}
+		// Not a chunk a row of m's tiles: cannot happen, as the landmarks
+		// of a tiled mesh are cut by rows (byRows) when measured or read,
+		// and Update splices only a mesh whose rows are numbered.
+		return nil
 	}
 	k := lm.k
 	rows := len(nV) - 1
