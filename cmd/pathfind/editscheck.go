@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cairn-nav/cairn/cmd/internal/picture"
 	"github.com/cairn-nav/cairn/core"
 	"github.com/cairn-nav/cairn/grid"
 	"github.com/cairn-nav/cairn/hpa"
@@ -152,9 +153,8 @@ func (c *editChecker) checkMesh(at string, mesh *navmesh.Mesh, fresh *grid.Grid)
 			mesh.NumPolys(), mesh.NumVertices(), mesh.NumPortals(), fm.NumPolys(), fm.NumVertices(), fm.NumPortals())
 	}
 	ms, fs := navmesh.NewSearcher(mesh), navmesh.NewSearcher(fm)
-	centre := func(p image.Point) mgl64.Vec2 { return mgl64.Vec2{float64(p.X) + 0.5, float64(p.Y) + 0.5} }
 	for _, pq := range c.pairs {
-		from, to := centre(pq[0]), centre(pq[1])
+		from, to := picture.Centre(pq[0]), picture.Centre(pq[1])
 		var ra, rb navmesh.Result
 		var ea, eb error
 		c.va, ra, ea = ms.AppendPath(c.va[:0], from, to, navmesh.Query{})

@@ -2,11 +2,9 @@ package main
 
 import (
 	"fmt"
-	"slices"
 	"time"
 
-	"github.com/go-gl/mathgl/mgl64"
-
+	"github.com/cairn-nav/cairn/cmd/internal/picture"
 	"github.com/cairn-nav/cairn/core"
 	"github.com/cairn-nav/cairn/grid"
 	"github.com/cairn-nav/cairn/navmesh"
@@ -33,18 +31,17 @@ func timeScenarios(path string, g *grid.Grid, mesh *navmesh.Mesh, sum *editsSumm
 		}
 	}
 	ms, gs := navmesh.NewSearcher(mesh), grid.NewSearcher(g)
-	var meshT, gridT []float64
-	centre := func(x, y int) mgl64.Vec2 { return mgl64.Vec2{float64(x) + 0.5, float64(y) + 0.5} }
+	var meshT, gridT []time.Duration
 	for i, s := range scens {
 		t0 := time.Now()
-		_, mr, err := ms.AppendPath(nil, centre(s.Start.X, s.Start.Y), centre(s.Goal.X, s.Goal.Y), navmesh.Query{})
-		meshT = append(meshT, micros(time.Since(t0)))
+		_, mr, err := ms.AppendPath(nil, picture.Centre(s.Start), picture.Centre(s.Goal), navmesh.Query{})
+		meshT = append(meshT, time.Since(t0))
 		if err != nil {
 			return fmt.Errorf("-scen %s: scenario %d: navmesh: %w", path, i, err)
 		}
 		t0 = time.Now()
 		_, gr, err := gs.AppendPath(nil, s.Start, s.Goal, grid.Query{})
-		gridT = append(gridT, micros(time.Since(t0)))
+		gridT = append(gridT, time.Since(t0))
 		if err != nil {
 			return fmt.Errorf("-scen %s: scenario %d: grid: %w", path, i, err)
 		}
@@ -55,17 +52,7 @@ func timeScenarios(path string, g *grid.Grid, mesh *navmesh.Mesh, sum *editsSumm
 			return fmt.Errorf("-scen %s: scenario %d: navmesh length %g against the grid's %g", path, i, mr.Length, gr.Cost)
 		}
 	}
-	sum.ScenMeshMedianUS, sum.ScenGridMedianUS = median(meshT), median(gridT)
+	sum.ScenMeshMedianUS, sum.ScenGridMedianUS = medianUS(meshT), medianUS(gridT)
 	sum.Scenarios = len(scens)
 	return nil
-}
-
-// median returns the median of xs, which it sorts.
-func median(xs []float64) float64 {
-	slices.Sort(xs)
-	n := len(xs)
-	if n%2 == 1 {
-		return xs[n/2]
-	}
-	return (xs[n/2-1] + xs[n/2]) / 2
 }

@@ -386,12 +386,11 @@ func (r *scenRun) summarise(approx bool, t0 time.Time) *summary {
 	sum := &r.sum
 	if n := len(r.times); n > 0 {
 		times := r.times
-		slices.Sort(times)
+		sum.MedianUS = medianUS(times) // which sorts times, for the p95 below
 		var total time.Duration
 		for _, d := range times {
 			total += d
 		}
-		sum.MedianUS = micros((times[(n-1)/2] + times[n/2]) / 2)
 		sum.MeanUS = micros(total) / float64(n)
 		sum.P95US = micros(times[(95*n+99)/100-1]) // nearest rank
 		sum.MeanExpanded = float64(r.expanded) / float64(n)
@@ -448,4 +447,12 @@ func printSummary(w io.Writer, s *summary, inFile int) error {
 	}
 	fmt.Fprintf(bw, "total          %.3f s\n", s.TotalSeconds)
 	return bw.Flush()
+}
+
+// medianUS returns the median of ts, which it sorts, in microseconds: the
+// mean of the middle two of an even count. ts must not be empty.
+func medianUS(ts []time.Duration) float64 {
+	slices.Sort(ts)
+	n := len(ts)
+	return micros((ts[(n-1)/2] + ts[n/2]) / 2)
 }
