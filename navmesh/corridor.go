@@ -16,9 +16,12 @@ import (
 // The A* runs on core over a fixed graph. Its nodes are the start (node
 // 0), the goal (node 1) and, for every polygon edge slot e that is a
 // portal, the crossing of that portal out of its polygon into m.enb[e]
-// (node corridorPortal+e): a polygon is entered by one of its portals, so
-// a crossing says both where the path is and which polygon it is in. A
-// crossing stands at its portal's midpoint. Edges join the start to the
+// (node corridorPortal+port[e]): a polygon is entered by one of its
+// portals, so a crossing says both where the path is and which polygon it
+// is in. A crossing stands at its portal's midpoint. The two crossings of
+// one portal are numbered side by side (see corridor.port), so that the
+// search finds one's state next to the other's and works out their
+// heuristic once. Edges join the start to the
 // crossings out of the polygons that hold it, a crossing into polygon p to
 // the crossings out of p by its other portals and, when p holds the goal,
 // to the goal; each costs the Euclidean distance between the two points.
@@ -92,7 +95,7 @@ var corridorLandmarkRange = 1024.0
 const (
 	corridorStart  int32 = 0
 	corridorGoal   int32 = 1
-	corridorPortal int32 = 2 // the crossing of edge slot e is corridorPortal+e
+	corridorPortal int32 = 2 // the crossing of edge slot e is corridorPortal+port[e]
 )
 
 // corridor is the graph and the scratch of the corridor search. It reads
@@ -106,21 +109,51 @@ type corridor struct {
 	ids      []int32
 	polys    []PolyID // the last corridor
 	portals  []funnel.Portal
-	// h holds the heuristic of each crossing made this query, at its edge
-	// slot: written when the crossing is made, before core can ask for it.
-	// It is rounded to float32 (within 4·10⁻⁴ on a map 4096 cells wide),
-	// to keep the scratch small.
-	h []float32
+	// The numbering of the crossings: per edge slot e that is a portal,
+	// port[e] is its crossing's number less corridorPortal (−1 for a
+	// wall), and slot[port[e]] is e. The two crossings of a portal are 2k
+	// and 2k+1, so that x^1 is the crossing of x's portal the other way.
+	port, slot []int32
+	// h holds the heuristic of each crossing made this query, at its
+	// number, valid where hgen is gen: written when either crossing of its
+	// portal is made, before core can ask for it. It is rounded to float32
+	// (within 4·10⁻⁴ on a map 4096 cells wide), to keep the scratch small.
+	h    []float32
+	hgen []uint32
+	gen  uint32
 }
 
 func newCorridor(sr *Searcher) *corridor {
-	c := &corridor{m: sr.m, g: &sr.g}
+	m := sr.m
+	n := 0
+	for _, nb := range m.enb {
+		if nb >= 0 {
+			n++
+		}
+	}
+	c := &corridor{m: m, g: &sr.g, port: make([]int32, len(m.ev)), slot: make([]int32, 0, n)}
+	for _, p := range m.polys {
+		for i := range p.ne {
+			e := p.e0 + i
+			nb := m.enb[e]
+			if nb < 0 {
+				c.port[e] = -1
+				continue
+			}
+			if t := m.polys[nb].e0 + m.etwin[e]; e < t {
+				k := int32(len(c.slot))
+				c.port[e], c.port[t] = k, k+1
+				c.slot = append(c.slot, e, t)
+			}
+		}
+	}
+	c.h = make([]float32, len(c.slot))
+	c.hgen = make([]uint32, len(c.slot))
 	c.cs = core.NewSliced(c)
-	c.h = make([]float32, len(sr.m.ev))
 	return c
 }
 
-func (c *corridor) NumNodes() int { return len(c.m.ev) + int(corridorPortal) }
+func (c *corridor) NumNodes() int { return len(c.slot) + int(corridorPortal) }
 
 // mid returns the midpoint of edge i of p.
 func (m *Mesh) mid(p poly, i int32) mgl64.Vec2 {
@@ -136,7 +169,7 @@ func (c *corridor) point(n int32) mgl64.Vec2 {
 	case corridorGoal:
 		return c.to
 	}
-	e := n - corridorPortal
+	e := c.slot[n-corridorPortal]
 	return c.m.mid(c.m.polys[c.m.enb[e]], c.m.etwin[e])
 }
 
@@ -164,7 +197,7 @@ func (c *corridor) AppendEdges(dst []core.Edge, n int32) []core.Edge {
 	case corridorGoal:
 		return dst
 	}
-	e := n - corridorPortal
+	e := c.slot[n-corridorPortal]
 	pid, in := m.enb[e], m.etwin[e]
 	at := m.mid(m.polys[pid], in)
 	if c.g.isGoalPoly(pid) {
@@ -185,16 +218,20 @@ func (c *corridor) leave(dst []core.Edge, pid PolyID, in int32, at mgl64.Vec2) [
 		if i == in || nb < 0 || !c.g.crosses(pid, e) {
 			continue
 		}
-		if _, back := c.cs.Dist(corridorPortal + m.polys[nb].e0 + m.etwin[e]); back {
+		x := c.port[e]
+		if _, back := c.cs.Dist(corridorPortal + (x ^ 1)); back {
 			continue // the crossing from nb into pid was expanded
 		}
 		mp := m.mid(p, i)
-		h := geom.Dist(c.to, mp)
-		if c.g.lm != nil {
-			h = max(h, c.g.portalBound(p, i))
+		if c.hgen[x] != c.gen {
+			h := geom.Dist(c.to, mp)
+			if c.g.lm != nil {
+				h = max(h, c.g.portalBound(p, i))
+			}
+			c.h[x], c.h[x^1] = float32(h*c.g.fl.low), float32(h*c.g.fl.low)
+			c.hgen[x], c.hgen[x^1] = c.gen, c.gen
 		}
-		c.h[e] = float32(h * c.g.fl.low)
-		dst = append(dst, core.Edge{To: corridorPortal + e, Cost: geom.Dist(mp, at) * mult})
+		dst = append(dst, core.Edge{To: corridorPortal + x, Cost: geom.Dist(mp, at) * mult})
 	}
 	return dst
 }
@@ -238,6 +275,10 @@ func (sr *Searcher) beginCorridor(dst []mgl64.Vec2, from, to mgl64.Vec2, q Query
 		return c, false, dst, res, err
 	}
 	c.from, c.to = from, to
+	if c.gen++; c.gen == 0 {
+		clear(c.hgen)
+		c.gen = 1
+	}
 	g := &sr.g
 	g.start, g.goal = from, to
 	g.lm, g.startBound = nil, 0
@@ -269,11 +310,12 @@ func (sr *Searcher) corridorPath(dst []mgl64.Vec2, q Query) ([]mgl64.Vec2, Resul
 		if id < corridorPortal {
 			continue
 		}
-		out, portal := m.crossing(id - corridorPortal)
+		e := c.slot[id-corridorPortal]
+		out, portal := m.crossing(e)
 		if len(c.polys) == 0 {
 			c.polys = append(c.polys, out)
 		}
-		c.polys = append(c.polys, m.enb[id-corridorPortal])
+		c.polys = append(c.polys, m.enb[e])
 		c.portals = append(c.portals, portal)
 	}
 	if len(c.polys) == 0 {
@@ -343,9 +385,10 @@ func (m *Mesh) shortcut(path []mgl64.Vec2, base int, excl *[256]bool) []mgl64.Ve
 // a bridge into a part of the mesh that holds neither end, nor back
 // through a portal it has crossed the other way, so it makes O(k)
 // crossings for the k portals near the path and costs O(k log k). The
-// first corridor query of a Searcher allocates its scratch, 20 bytes per
-// polygon side (68 MB for the 676 187 polygons of the demo world's mesh,
-// 0.9 MB for Berlin_0_1024's); later ones allocate nothing beyond dst.
+// first corridor query of a Searcher numbers the crossings and allocates
+// its scratch, 4 bytes per polygon side and 28 per crossing (58 MB for the
+// 693 179 polygons of the demo world's mesh in tiles of 64, 0.85 MB for
+// Berlin_0_1024's); later ones allocate nothing beyond dst.
 // Like the rest of the Searcher, it is not safe for concurrent use.
 func (sr *Searcher) AppendCorridor(dst []PolyID) []PolyID {
 	if sr.c == nil {
