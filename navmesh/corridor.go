@@ -111,15 +111,24 @@ type corridor struct {
 	portals  []funnel.Portal
 	// The numbering of the crossings: per edge slot e that is a portal,
 	// port[e] is its crossing's number less corridorPortal (−1 for a
-	// wall), and slot[port[e]] is e. The two crossings of a portal are 2k
-	// and 2k+1, so that x^1 is the crossing of x's portal the other way.
-	port, slot []int32
-	// h holds the heuristic of each crossing made this query, at its
-	// number, valid where hgen is gen: written when either crossing of its
-	// portal is made, before core can ask for it. It is rounded to float32
-	// (within 4·10⁻⁴ on a map 4096 cells wide), to keep the scratch small.
-	h    []float32
-	hgen []uint32
+	// wall), and cr[port[e]] describes it. The two crossings of a portal
+	// are 2k and 2k+1, so that x^1 is the crossing of x's portal the other
+	// way, and their records share a cache line.
+	port []int32
+	cr   []crossRec
+	gen  uint32 // the query's, for crossRec.gen
+}
+
+// crossRec is what the corridor search keeps of a crossing: the polygon
+// it enters and the portal's edge there, and the heuristic at its
+// midpoint, valid where gen is the query's: written when either crossing
+// of the portal is made, before core can ask for it. The heuristic is
+// rounded to float32 (within 4·10⁻⁴ on a map 4096 cells wide), to keep
+// the scratch small.
+type crossRec struct {
+	into PolyID
+	in   int32
+	h    float32
 	gen  uint32
 }
 
@@ -131,7 +140,7 @@ func newCorridor(sr *Searcher) *corridor {
 			n++
 		}
 	}
-	c := &corridor{m: m, g: &sr.g, port: make([]int32, len(m.ev)), slot: make([]int32, 0, n)}
+	c := &corridor{m: m, g: &sr.g, port: make([]int32, len(m.ev)), cr: make([]crossRec, 0, n)}
 	for _, p := range m.polys {
 		for i := range p.ne {
 			e := p.e0 + i
@@ -141,19 +150,17 @@ func newCorridor(sr *Searcher) *corridor {
 				continue
 			}
 			if t := m.polys[nb].e0 + m.etwin[e]; e < t {
-				k := int32(len(c.slot))
+				k := int32(len(c.cr))
 				c.port[e], c.port[t] = k, k+1
-				c.slot = append(c.slot, e, t)
+				c.cr = append(c.cr, crossRec{into: nb, in: m.etwin[e]}, crossRec{into: m.enb[t], in: m.etwin[t]})
 			}
 		}
 	}
-	c.h = make([]float32, len(c.slot))
-	c.hgen = make([]uint32, len(c.slot))
 	c.cs = core.NewSliced(c)
 	return c
 }
 
-func (c *corridor) NumNodes() int { return len(c.slot) + int(corridorPortal) }
+func (c *corridor) NumNodes() int { return len(c.cr) + int(corridorPortal) }
 
 // mid returns the midpoint of edge i of p.
 func (m *Mesh) mid(p poly, i int32) mgl64.Vec2 {
@@ -169,8 +176,8 @@ func (c *corridor) point(n int32) mgl64.Vec2 {
 	case corridorGoal:
 		return c.to
 	}
-	e := c.slot[n-corridorPortal]
-	return c.m.mid(c.m.polys[c.m.enb[e]], c.m.etwin[e])
+	x := &c.cr[n-corridorPortal]
+	return c.m.mid(c.m.polys[x.into], x.in)
 }
 
 // Estimate is the heuristic of the corridor search: the distance from node
@@ -182,7 +189,7 @@ func (c *corridor) Estimate(n int32) float64 {
 	case corridorGoal:
 		return 0
 	}
-	return float64(c.h[n-corridorPortal])
+	return float64(c.cr[n-corridorPortal].h)
 }
 
 // AppendEdges appends the edges out of node n (see above).
@@ -197,8 +204,8 @@ func (c *corridor) AppendEdges(dst []core.Edge, n int32) []core.Edge {
 	case corridorGoal:
 		return dst
 	}
-	e := c.slot[n-corridorPortal]
-	pid, in := m.enb[e], m.etwin[e]
+	x := &c.cr[n-corridorPortal]
+	pid, in := x.into, x.in
 	at := m.mid(m.polys[pid], in)
 	if c.g.isGoalPoly(pid) {
 		dst = append(dst, core.Edge{To: corridorGoal, Cost: geom.Dist(c.to, at) * c.g.fl.cost[m.Area(pid)]})
@@ -223,27 +230,27 @@ func (c *corridor) leave(dst []core.Edge, pid PolyID, in int32, at mgl64.Vec2) [
 			continue // the crossing from nb into pid was expanded
 		}
 		mp := m.mid(p, i)
-		if c.hgen[x] != c.gen {
+		if r := &c.cr[x]; r.gen != c.gen {
 			h := geom.Dist(c.to, mp)
 			if c.g.lm != nil {
 				h = max(h, c.g.portalBound(p, i))
 			}
-			c.h[x], c.h[x^1] = float32(h*c.g.fl.low), float32(h*c.g.fl.low)
-			c.hgen[x], c.hgen[x^1] = c.gen, c.gen
+			r.h, r.gen = float32(h*c.g.fl.low), c.gen
+			r2 := &c.cr[x^1]
+			r2.h, r2.gen = r.h, c.gen
 		}
 		dst = append(dst, core.Edge{To: corridorPortal + x, Cost: geom.Dist(mp, at) * mult})
 	}
 	return dst
 }
 
-// crossing returns the polygon that the crossing of edge slot e leaves and
-// its portal, oriented for the walker crossing it.
-func (m *Mesh) crossing(e int32) (PolyID, funnel.Portal) {
-	q := m.polys[m.enb[e]]
-	t := m.etwin[e]
+// crossing returns the polygon that a crossing into polygon into by its
+// edge in leaves, and the portal, oriented for the walker crossing it.
+func (m *Mesh) crossing(into PolyID, in int32) (PolyID, funnel.Portal) {
+	q := m.polys[into]
 	// The same edge in the polygon entered runs the other way round.
-	a, b := m.edge(q, t)
-	return m.enb[q.e0+t], funnel.Portal{Left: a, Right: b}
+	a, b := m.edge(q, in)
+	return m.enb[q.e0+in], funnel.Portal{Left: a, Right: b}
 }
 
 // appendCorridorPath answers AppendPath with Query.Corridor set.
@@ -276,7 +283,9 @@ func (sr *Searcher) beginCorridor(dst []mgl64.Vec2, from, to mgl64.Vec2, q Query
 	}
 	c.from, c.to = from, to
 	if c.gen++; c.gen == 0 {
-		clear(c.hgen)
+		for i := range c.cr {
+			c.cr[i].gen = 0
+		}
 		c.gen = 1
 	}
 	g := &sr.g
@@ -310,12 +319,12 @@ func (sr *Searcher) corridorPath(dst []mgl64.Vec2, q Query) ([]mgl64.Vec2, Resul
 		if id < corridorPortal {
 			continue
 		}
-		e := c.slot[id-corridorPortal]
-		out, portal := m.crossing(e)
+		x := c.cr[id-corridorPortal]
+		out, portal := m.crossing(x.into, x.in)
 		if len(c.polys) == 0 {
 			c.polys = append(c.polys, out)
 		}
-		c.polys = append(c.polys, m.enb[e])
+		c.polys = append(c.polys, x.into)
 		c.portals = append(c.portals, portal)
 	}
 	if len(c.polys) == 0 {
@@ -386,8 +395,8 @@ func (m *Mesh) shortcut(path []mgl64.Vec2, base int, excl *[256]bool) []mgl64.Ve
 // through a portal it has crossed the other way, so it makes O(k)
 // crossings for the k portals near the path and costs O(k log k). The
 // first corridor query of a Searcher numbers the crossings and allocates
-// its scratch, 4 bytes per polygon side and 28 per crossing (58 MB for the
-// 693 179 polygons of the demo world's mesh in tiles of 64, 0.85 MB for
+// its scratch, 4 bytes per polygon side and 32 per crossing (64 MB for the
+// 693 179 polygons of the demo world's mesh in tiles of 64, 0.95 MB for
 // Berlin_0_1024's); later ones allocate nothing beyond dst.
 // Like the rest of the Searcher, it is not safe for concurrent use.
 func (sr *Searcher) AppendCorridor(dst []PolyID) []PolyID {
