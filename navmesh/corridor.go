@@ -116,7 +116,25 @@ type corridor struct {
 	// way, and their records share a cache line.
 	port []int32
 	cr   []crossRec
-	gen  uint32 // the query's, for crossRec.gen
+	gen  uint32  // the query's, for crossRec.gen
+	w    float64 // the flat search's weight
+	// The search over tiles (corridor_tiles.go): the graph's mode, the
+	// mesh's tables, the search inside a tile, the goal's tiles, the
+	// stage (−1 the abstract search, else the leg being refined), the
+	// expansions of the stages ended, the abstract path, and the leg's
+	// tile's polygons, end node and its point.
+	mode     uint8
+	ct       *corridorTables
+	ts       tileSearch
+	goals    []goalTile
+	phase    int
+	base     int
+	abs      []int32
+	lo, hi   PolyID
+	target   int32
+	targetAt mgl64.Vec2
+	joined   bool    // c.ids holds the chain the search over tiles joined
+	seen     []int32 // per polygon, its place in the corridor being made + 1
 }
 
 // crossRec is what the corridor search keeps of a crossing: the polygon
@@ -185,6 +203,9 @@ func (c *corridor) point(n int32) mgl64.Vec2 {
 func (c *corridor) Estimate(n int32) float64 {
 	switch n {
 	case corridorStart:
+		if c.mode == corridorConfined {
+			return geom.Dist(c.targetAt, c.from)
+		}
 		return max(geom.Dist(c.to, c.from), c.g.startBound) * c.g.fl.low
 	case corridorGoal:
 		return 0
@@ -197,17 +218,25 @@ func (c *corridor) AppendEdges(dst []core.Edge, n int32) []core.Edge {
 	m := c.m
 	switch n {
 	case corridorStart:
+		if c.mode == corridorAbstract {
+			return c.startEdges(dst)
+		}
 		for _, pid := range c.g.sps {
-			dst = c.leave(dst, pid, -1, c.from)
+			if c.mode != corridorConfined || c.lo <= pid && pid < c.hi {
+				dst = c.leave(dst, pid, -1, c.from)
+			}
 		}
 		return dst
 	case corridorGoal:
 		return dst
 	}
+	if c.mode == corridorAbstract {
+		return c.abstractEdges(dst, n)
+	}
 	x := &c.cr[n-corridorPortal]
 	pid, in := x.into, x.in
 	at := m.mid(m.polys[pid], in)
-	if c.g.isGoalPoly(pid) {
+	if c.g.isGoalPoly(pid) && (c.mode != corridorConfined || c.target == corridorGoal) {
 		dst = append(dst, core.Edge{To: corridorGoal, Cost: geom.Dist(c.to, at) * c.g.fl.cost[m.Area(pid)]})
 	}
 	return c.leave(dst, pid, in, at)
@@ -222,26 +251,48 @@ func (c *corridor) leave(dst []core.Edge, pid PolyID, in int32, at mgl64.Vec2) [
 	for i := range p.ne {
 		e := p.e0 + i
 		nb := m.enb[e]
-		if i == in || nb < 0 || !c.g.crosses(pid, e) {
+		if i == in || nb < 0 {
 			continue
 		}
-		x := c.port[e]
-		if _, back := c.cs.Dist(corridorPortal + (x ^ 1)); back {
-			continue // the crossing from nb into pid was expanded
+		if c.mode == corridorConfined && (nb < c.lo || c.hi <= nb) && corridorPortal+c.port[e] != c.target {
+			continue // out of the leg's tile, but by the leg's end
 		}
+		dst = c.crossOut(dst, pid, i, geom.Dist(m.mid(p, i), at)*mult)
+	}
+	return dst
+}
+
+// crossOut appends the edge of cost cost to the crossing out of polygon
+// pid by its edge i, unless pruned (see above), and sets the crossing's
+// heuristic.
+func (c *corridor) crossOut(dst []core.Edge, pid PolyID, i int32, cost float64) []core.Edge {
+	m := c.m
+	p := m.polys[pid]
+	e := p.e0 + i
+	if !c.g.crosses(pid, e) {
+		return dst
+	}
+	x := c.port[e]
+	if _, back := c.cs.Dist(corridorPortal + (x ^ 1)); back {
+		return dst // the crossing the other way was expanded
+	}
+	if r := &c.cr[x]; r.gen != c.gen {
 		mp := m.mid(p, i)
-		if r := &c.cr[x]; r.gen != c.gen {
-			h := geom.Dist(c.to, mp)
+		var h float64
+		if c.mode == corridorConfined {
+			h = geom.Dist(c.targetAt, mp)
+		} else {
+			h = geom.Dist(c.to, mp)
 			if c.g.lm != nil {
 				h = max(h, c.g.portalBound(p, i))
 			}
-			r.h, r.gen = float32(h*c.g.fl.low), c.gen
-			r2 := &c.cr[x^1]
-			r2.h, r2.gen = r.h, c.gen
+			h *= c.g.fl.low
 		}
-		dst = append(dst, core.Edge{To: corridorPortal + x, Cost: geom.Dist(mp, at) * mult})
+		r.h, r.gen = float32(h), c.gen
+		r2 := &c.cr[x^1]
+		r2.h, r2.gen = r.h, c.gen
 	}
-	return dst
+	return append(dst, core.Edge{To: corridorPortal + x, Cost: cost})
 }
 
 // crossing returns the polygon that a crossing into polygon into by its
@@ -259,10 +310,23 @@ func (sr *Searcher) appendCorridorPath(dst []mgl64.Vec2, from, to mgl64.Vec2, q 
 	if !ok {
 		return dst, res, err
 	}
-	c.cs.Step(math.MaxInt)
+	for !c.step(math.MaxInt) {
+	}
 	dst, res = sr.corridorPath(dst, q)
 	return dst, res, nil
 }
+
+// step runs at most n expansions of the corridor search begun, and
+// reports whether it has ended.
+func (c *corridor) step(n int) bool {
+	if c.mode != corridorFlat {
+		return c.stepTiled(n)
+	}
+	return c.cs.Step(n) != core.InProgress
+}
+
+// expanded returns the corridor search's expansions so far.
+func (c *corridor) expanded() int { return c.base + c.cs.Expanded() }
 
 // beginCorridor starts the corridor search from from to to, with the
 // corridor emptied, and reports whether it did: a query that settle
@@ -282,23 +346,21 @@ func (sr *Searcher) beginCorridor(dst []mgl64.Vec2, from, to mgl64.Vec2, q Query
 		return c, false, dst, res, err
 	}
 	c.from, c.to = from, to
-	if c.gen++; c.gen == 0 {
-		for i := range c.cr {
-			c.cr[i].gen = 0
-		}
-		c.gen = 1
-	}
+	c.newGen()
 	g := &sr.g
 	g.start, g.goal = from, to
 	g.lm, g.startBound = nil, 0
 	if geom.Dist(from, to) >= corridorLandmarkRange {
 		g.beginBounds() // the landmarks' bounds, when the mesh has them
 	}
-	w := corridorWeight
+	c.w = corridorWeight
 	if g.lm != nil {
-		w = corridorWeightLandmarks
+		c.w = corridorWeightLandmarks
 	}
-	c.cs.Begin(corridorStart, corridorGoal, c, core.Query{MaxExpansions: max(q.MaxExpansions, 0), Weight: w})
+	c.base, c.joined = 0, false
+	if !c.beginTiled(q) {
+		c.cs.Begin(corridorStart, corridorGoal, c, core.Query{MaxExpansions: max(q.MaxExpansions, 0), Weight: c.w})
+	}
 	return c, true, dst, Result{}, nil
 }
 
@@ -309,10 +371,16 @@ func (sr *Searcher) corridorPath(dst []mgl64.Vec2, q Query) ([]mgl64.Vec2, Resul
 	c, m, g := sr.c, sr.m, &sr.g
 	from := c.from
 	r := c.cs.Result()
-	if r.Status != core.Found && r.Status != core.BudgetSpent {
-		return dst, Result{Status: core.Unreachable, Expanded: r.Expanded, End: from}
+	if c.joined {
+		// The search over tiles ended: c.ids holds its chain.
+		r = core.Result{Status: core.Found, End: corridorGoal, Expanded: c.base}
+	} else {
+		r.Expanded += c.base
+		if r.Status != core.Found && r.Status != core.BudgetSpent {
+			return dst, Result{Status: core.Unreachable, Expanded: r.Expanded, End: from}
+		}
+		c.ids = c.cs.AppendPath(c.ids[:0], r.End)
 	}
-	c.ids = c.cs.AppendPath(c.ids[:0], r.End)
 	c.portals = c.portals[:0]
 	last := c.point(r.End)
 	for _, id := range c.ids {
@@ -329,6 +397,9 @@ func (sr *Searcher) corridorPath(dst []mgl64.Vec2, q Query) ([]mgl64.Vec2, Resul
 	}
 	if len(c.polys) == 0 {
 		c.polys = append(c.polys, g.sps[0]) // a budget spent at the start
+	}
+	if c.joined {
+		c.cutLoops()
 	}
 	base := len(dst)
 	dst = funnel.Pull(dst, from, last, c.portals)

@@ -91,14 +91,14 @@ func (sr *Searcher) Step(n int) (Result, error) {
 	n = max(n, 1)
 	var done bool
 	if sl.q.Corridor {
-		done = sr.c.cs.Step(n) != core.InProgress
+		done = sr.c.step(n)
 	} else {
 		done = sr.stepExact(n)
 	}
 	if !done {
 		expanded := sr.s.Expanded()
 		if sl.q.Corridor {
-			expanded = sr.c.cs.Expanded()
+			expanded = sr.c.expanded()
 		}
 		sl.res = Result{Status: core.InProgress, Expanded: expanded}
 		return sl.res, nil

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image"
 	"slices"
+	"sync/atomic"
 
 	"github.com/cairn-nav/cairn/grid"
 	"github.com/cairn-nav/cairn/internal/parallel"
@@ -59,6 +60,9 @@ type tiling struct {
 	// rec keeps a recycled mesh's arrays for Update (Mesh.Recycle); the
 	// tilings Update makes share their tiling's.
 	rec *recycler
+	// corr holds the corridor search's tables (corridor_tiles.go), made
+	// the first time a query needs them.
+	corr atomic.Pointer[corridorTables]
 }
 
 // tilePolys are the convex polygons of one tile, built from its cells

@@ -109,6 +109,7 @@ func (m *Mesh) Update(g *grid.Grid, changed image.Rectangle) (*Mesh, error) {
 	}
 	nm := m.splice(nt, b0, b1, walk, sa, sc)
 	nm.lm = m.lm.carry(m, nm, b0, b1, sc.vid, changed)
+	carryCorridorTables(m, nm, r0, r1, tx0, tx1)
 	return nm, nil
 }
 
