@@ -53,6 +53,11 @@ import (
 // cost, may cost a little more; the pulled paths come out about as short
 // (see corridorWeight).
 //
+// On a tiled mesh a long query runs the same search over the tiles
+// instead (corridor_tiles.go): an abstract search over the crossings of
+// the tile borders, read from a table per tile, then each leg of it
+// searched again inside its tile.
+//
 // A shortcut pass (Query.Shortcut) may then drop waypoints: the pulled
 // path is taut within the corridor, and it can only be shortened by
 // leaving it, where a corridor wraps round polygons it does not hold.
@@ -469,6 +474,20 @@ func (m *Mesh) shortcut(path []mgl64.Vec2, base int, excl *[256]bool) []mgl64.Ve
 // its scratch, 4 bytes per polygon side and 32 per crossing (64 MB for the
 // 693 179 polygons of the demo world's mesh in tiles of 64, 0.95 MB for
 // Berlin_0_1024's); later ones allocate nothing beyond dst.
+//
+// On a tiled mesh, for ends 256 units apart or more and a query with
+// neither a filter nor a budget, the search runs over the tiles: A* over
+// the crossings of the tile borders alone, each tile's shortest chains
+// between its border sides read from a table, then each leg of the path
+// found searched again inside its tile (with the straight distance to the
+// leg's end, unweighted), the legs joined into the corridor. Both stages
+// search the graph above, so the chain found is as short as the flat
+// search's would be for the same weight (equal with weight 1), with far
+// fewer crossings expanded: on the 4096² demo world's long queries some
+// 2 700 against 21 000. The tables are found the first time a query
+// needs a tile's, once for the mesh and all its Searchers (some 0.4 ms a
+// tile of 64×64 cells), or all at once by [Mesh.FillCorridorTables]; the
+// first such query of a Searcher also allocates 4 bytes a polygon.
 // Like the rest of the Searcher, it is not safe for concurrent use.
 func (sr *Searcher) AppendCorridor(dst []PolyID) []PolyID {
 	if sr.c == nil {

@@ -41,7 +41,9 @@ type Query struct {
 	// legal and never shorter than the exact search's, on average 0.1 % to
 	// 2 % longer (7 % on a mesh of rectangles, whose portals are long); on
 	// long queries it is from 2 (mazes, rooms) to tens of times faster
-	// (BenchmarkCorridor).
+	// (BenchmarkCorridor). On a tiled mesh a long query runs over the
+	// tiles first (see [Searcher.AppendCorridor] and
+	// [Mesh.FillCorridorTables]).
 	Corridor bool
 	// Filter, when not nil, weighs and excludes polygons by their area
 	// types ([Mesh.Area]), as it does cells for a grid query: the search
