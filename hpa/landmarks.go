@@ -94,6 +94,10 @@ type landmarks struct {
 	// none).
 	dist []float64
 	par  [numLandmarks][]int32
+	// Per landmark, the children lists of its tree, made by the first
+	// repair that needs them and kept up to date by setPar from then on
+	// (nil until then, and after a measure).
+	kids [numLandmarks]*kidLists
 	// For a class of an annotated graph: the masks of the level's edges,
 	// per node, of which only those with bit are followed; nil for a
 	// Graph.
@@ -116,10 +120,10 @@ func (lm *landmarks) row(n int32) []float64 {
 
 // landmarkScratch is the reusable memory of measuring landmarks.
 type landmarkScratch struct {
-	head, next, lost, rows []int32
-	mark, done             []uint32
-	cur                    uint32
-	heap                   radix.Heap
+	lost, rows []int32
+	mark, done []uint32
+	cur        uint32
+	heap       radix.Heap
 	// The joins of a landmark's cell (landmark).
 	cs    *clusterSearch
 	ap    clusterAPSP
@@ -284,7 +288,8 @@ func (h *Graph) repairWith(lm *landmarks, sc *landmarkScratch, changed []int32, 
 	}
 	for _, r := range freed {
 		for i := range k {
-			lm.dist[int(r)*k+i], lm.par[i][r] = math.Inf(1), -1
+			lm.dist[int(r)*k+i] = math.Inf(1)
+			lm.setPar(i, r, -1)
 		}
 	}
 	lm.free = append(lm.free, freed...)
@@ -312,19 +317,88 @@ func (lm *landmarks) newRow(n int32) int32 {
 		lm.ids = append(lm.ids, n)
 		for i := range lm.k {
 			lm.dist = append(lm.dist, 0)
-			lm.par[i] = append(lm.par[i], 0)
+			lm.par[i] = append(lm.par[i], -1)
+			if kl := lm.kids[i]; kl != nil {
+				kl.head, kl.next, kl.prev = append(kl.head, -1), append(kl.next, -1), append(kl.prev, -1)
+			}
 		}
 	}
 	lm.slot[n] = r + 1
 	for i := range lm.k {
-		lm.dist[int(r)*lm.k+i], lm.par[i][r] = math.Inf(1), -1
+		lm.dist[int(r)*lm.k+i] = math.Inf(1)
+		lm.setPar(i, r, -1)
 	}
 	return r
+}
+
+// kidLists are the children lists of one landmark's tree: per row, its
+// first child, and its siblings before and after it (−1 where none). A
+// row whose parent is −1 is in no list.
+type kidLists struct{ head, next, prev []int32 }
+
+// children returns landmark i's children lists, made from the tree the
+// first time.
+func (lm *landmarks) children(i int) *kidLists {
+	if kl := lm.kids[i]; kl != nil {
+		return kl
+	}
+	v := len(lm.ids)
+	kl := &kidLists{head: make([]int32, v), next: make([]int32, v), prev: make([]int32, v)}
+	for r := range v {
+		kl.head[r], kl.next[r], kl.prev[r] = -1, -1, -1
+	}
+	for r := range int32(v) {
+		kl.link(lm.par[i][r], r)
+	}
+	lm.kids[i] = kl
+	return kl
+}
+
+// setPar makes p the parent of row r on landmark i's tree.
+func (lm *landmarks) setPar(i int, r, p int32) {
+	if kl := lm.kids[i]; kl != nil {
+		if old := lm.par[i][r]; old != p {
+			kl.unlink(old, r)
+			kl.link(p, r)
+		}
+	}
+	lm.par[i][r] = p
+}
+
+// unlink takes row r out of the children of p.
+func (kl *kidLists) unlink(p, r int32) {
+	if p < 0 {
+		return
+	}
+	n, b := kl.next[r], kl.prev[r]
+	if b >= 0 {
+		kl.next[b] = n
+	} else {
+		kl.head[p] = n
+	}
+	if n >= 0 {
+		kl.prev[n] = b
+	}
+	kl.next[r], kl.prev[r] = -1, -1
+}
+
+// link makes row r a child of p.
+func (kl *kidLists) link(p, r int32) {
+	if p < 0 {
+		return
+	}
+	h := kl.head[p]
+	kl.next[r], kl.prev[r] = h, -1
+	if h >= 0 {
+		kl.prev[h] = r
+	}
+	kl.head[p] = r
 }
 
 // measure sets column i from a Dijkstra search from its landmark's joins.
 func (lm *landmarks) measure(h *Graph, sc *landmarkScratch, i int) {
 	k := lm.k
+	lm.kids[i] = nil // made again by the next repair
 	for r := range len(lm.ids) {
 		lm.dist[r*k+i], lm.par[i][r] = math.Inf(1), -1
 	}
@@ -344,7 +418,8 @@ func (lm *landmarks) seed(sc *landmarkScratch, i int, marked []uint32, cur uint3
 			continue
 		}
 		if at := int(r)*k + i; e.Cost < lm.dist[at] {
-			lm.dist[at], lm.par[i][r] = e.Cost, -1
+			lm.dist[at] = e.Cost
+			lm.setPar(i, r, -1)
 			sc.heap.Push(math.Float64bits(e.Cost), r)
 		}
 	}
@@ -363,17 +438,8 @@ func (lm *landmarks) seed(sc *landmarkScratch, i int, marked []uint32, cur uint3
 // on the heap, and the search that follows gives a fresh search's values.
 func (lm *landmarks) repair(h *Graph, sc *landmarkScratch, i int, changed []int32) {
 	k, v := lm.k, len(lm.ids)
-	// Children lists of the old tree.
-	head, next := grow(sc.head, v), grow(sc.next, v)
-	for r := range head {
-		head[r] = -1
-	}
-	for r := range int32(v) {
-		if p := lm.par[i][r]; p >= 0 {
-			next[r], head[p] = head[p], r
-		}
-	}
-	sc.head, sc.next = head, next
+	kl := lm.children(i) // of the old tree
+	head, next := kl.head, kl.next
 	cur := sc.stamp(v)
 	rows := sc.rows[:0]
 	lose := func(r int32) {
@@ -411,7 +477,8 @@ func (lm *landmarks) repair(h *Graph, sc *landmarkScratch, i int, changed []int3
 	}
 	sc.rows = rows
 	for _, r := range rows {
-		lm.dist[int(r)*k+i], lm.par[i][r] = math.Inf(1), -1
+		lm.dist[int(r)*k+i] = math.Inf(1)
+		lm.setPar(i, r, -1)
 	}
 	// Seeds: each lost row's best distance through a kept neighbour, and
 	// the kept changed rows as they are.
@@ -436,7 +503,8 @@ func (lm *landmarks) repair(h *Graph, sc *landmarkScratch, i int, changed []int3
 			}
 		}
 		if from >= 0 {
-			lm.dist[int(r)*k+i], lm.par[i][r] = best, from
+			lm.dist[int(r)*k+i] = best
+			lm.setPar(i, r, from)
 			sc.heap.Push(math.Float64bits(best), r)
 		}
 	}
@@ -473,7 +541,8 @@ func (lm *landmarks) settle(h *Graph, sc *landmarkScratch, i int) {
 				continue
 			}
 			if nd := du + e.Cost; nd < lm.dist[int(w)*k+i] {
-				lm.dist[int(w)*k+i], lm.par[i][w] = nd, u
+				lm.dist[int(w)*k+i] = nd
+				lm.setPar(i, w, u)
 				hp.Push(math.Float64bits(nd), w)
 			}
 		}

@@ -206,7 +206,7 @@ func TestSlicedTableFill(t *testing.T) {
 // landmarks and the same distances, bit for bit, after each of a sequence
 // of random edits.
 func TestLandmarkRepair(t *testing.T) {
-	repaired := 0
+	repaired, checkedKids := 0, 0
 	for seed := int64(1); seed <= 6; seed++ {
 		g := testmap.Random(seed, 150, 110, 0.2, grid.Options{})
 		opt := Options{ClusterSize: 8, Levels: 3}
@@ -270,11 +270,45 @@ func TestLandmarkRepair(t *testing.T) {
 					}
 				}
 			}
+			// The children lists the repairs keep: each row in its
+			// parent's list, once, and in no other.
+			for i := range a.k {
+				kl := a.kids[i]
+				if kl == nil {
+					continue
+				}
+				if len(kl.head) != len(a.ids) {
+					t.Fatalf("%s: landmark %d: children lists of %d rows, %d rows", what, i, len(kl.head), len(a.ids))
+				}
+				listed := 0
+				for p := range kl.head {
+					prev := int32(-1)
+					for c := kl.head[p]; c >= 0; c = kl.next[c] {
+						if a.par[i][c] != int32(p) || kl.prev[c] != prev {
+							t.Fatalf("%s: landmark %d: row %d listed under %d, its parent %d (prev %d, want %d)", what, i, c, p, a.par[i][c], kl.prev[c], prev)
+						}
+						if listed++; listed > len(a.ids) {
+							t.Fatalf("%s: landmark %d: the children lists loop", what, i)
+						}
+						prev = c
+					}
+				}
+				want := 0
+				for _, p := range a.par[i] {
+					if p >= 0 {
+						want++
+					}
+				}
+				if listed != want {
+					t.Fatalf("%s: landmark %d: %d rows listed, %d have a parent", what, i, listed, want)
+				}
+				checkedKids++
+			}
 			repaired++
 		}
 	}
-	if repaired == 0 {
-		t.Fatal("nothing repaired")
+	if repaired == 0 || checkedKids == 0 {
+		t.Fatalf("%d repairs, %d children lists checked", repaired, checkedKids)
 	}
 }
 
