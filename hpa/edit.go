@@ -107,6 +107,7 @@ func (h *Graph) update(changed image.Rectangle) {
 	for _, c := range dirty {
 		h.relink(c)
 	}
+	kept := h.keptLandmarks(c, dirty)
 	// A level's clusters are rebuilt only where the level below changed:
 	// a cluster rebuilt to the same nodes and edges leaves the level above
 	// as it was.
@@ -117,7 +118,7 @@ func (h *Graph) update(changed image.Rectangle) {
 	if h.Levels() == 1 { // the landmarks are on level 1, which has no list of what changed
 		h.measureLandmarks(&u.lm)
 	} else {
-		h.repairLandmarks(&u.lm, u.lmChanged) // a clone, without landmarks, measures them
+		h.repairLandmarks(&u.lm, u.lmChanged, kept) // a clone, without landmarks, measures them
 	}
 	u.lmChanged = u.lmChanged[:0]
 }

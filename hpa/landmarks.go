@@ -230,11 +230,60 @@ func (sc *landmarkScratch) landmark(h *Graph, i int) (image.Point, []core.Edge) 
 // nodes; a landmark whose cell or joins changed is measured from scratch,
 // and so are all of them without landmarks, or when the top level's node
 // count passes from under two to more.
-func (h *Graph) repairLandmarks(sc *landmarkScratch, changed []int32) {
+//
+// Landmark i is not joined again when bit i of kept is set: its cell and
+// joins are known to be unchanged (see keptLandmarks).
+func (h *Graph) repairLandmarks(sc *landmarkScratch, changed []int32, kept uint64) {
 	top := h.Levels()
-	if !h.repairWith(h.lm, sc, changed, func(n int32) bool { return h.isMember(top, n) }, func(i int) (image.Point, []core.Edge) { return sc.landmark(h, i) }) {
+	join := func(i int) (image.Point, []core.Edge) {
+		if kept&(1<<i) != 0 {
+			return h.lm.cell[i], h.lm.seeds[i]
+		}
+		return sc.landmark(h, i)
+	}
+	if !h.repairWith(h.lm, sc, changed, func(n int32) bool { return h.isMember(top, n) }, join) {
 		h.measureLandmarks(sc)
 	}
+}
+
+// keptLandmarks returns, as bits, the landmarks whose cells and joins an
+// edit of the cells c, which makes the level-1 clusters dirty dirty,
+// cannot change, so that the update need not find them again (some
+// 50 µs an update on Berlin ×4, a sixth of the landmarks' repair). A
+// landmark's cell is the free cell nearest its corner of the map
+// (grid.Grid.NearestFree, by Euclidean distance): an edit whose cells are
+// all farther from the corner than the cell leaves it the nearest. Its
+// joins are a search of its level-1 cluster and the tables of its
+// clusters above (landmark): when no dirty cluster lies in its top-level
+// cluster, none of those was rebuilt, and their nodes kept their IDs.
+func (h *Graph) keptLandmarks(c image.Rectangle, dirty []int32) uint64 {
+	lm := h.lm
+	if lm == nil || lm.k == 0 || lm.level != h.Levels() {
+		return 0
+	}
+	top := lm.level
+	var kept uint64
+	for i := range lm.k {
+		p := lm.cell[i]
+		if len(lm.seeds[i]) == 0 {
+			continue // no cell, or no joins: found again
+		}
+		q := landmarkCorner(h.w, h.h, i)
+		dx := max(c.Min.X-q.X, 0, q.X-(c.Max.X-1))
+		dy := max(c.Min.Y-q.Y, 0, q.Y-(c.Max.Y-1))
+		px, py := p.X-q.X, p.Y-q.Y
+		if dx*dx+dy*dy <= px*px+py*py {
+			continue
+		}
+		pc := h.clusterAt(top, p)
+		if slices.ContainsFunc(dirty, func(d int32) bool {
+			return h.clusterAt(top, h.levelClusterRect(1, d).Min) == pc
+		}) {
+			continue
+		}
+		kept |= 1 << i
+	}
+	return kept
 }
 
 // repairWith is repairLandmarks for landmarks lm of h's top level, whose

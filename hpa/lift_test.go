@@ -233,83 +233,135 @@ func TestLandmarkRepair(t *testing.T) {
 				t.Fatal(err)
 			}
 			what := fmt.Sprintf("seed %d edit %d (%v)", seed, e, rect)
-			a, b := h.lm, fresh.lm
-			if a.k != b.k {
-				t.Fatalf("%s: %d landmarks, fresh %d", what, a.k, b.k)
-			}
-			for i := range a.k {
-				if a.cell[i] != b.cell[i] || len(a.seeds[i]) != len(b.seeds[i]) {
-					t.Fatalf("%s: landmark %d at %v with %d joins, the fresh build's at %v with %d", what, i, a.cell[i], len(a.seeds[i]), b.cell[i], len(b.seeds[i]))
-				}
-				for j, e := range a.seeds[i] {
-					if f := b.seeds[i][j]; h.nodes[e.To].cell() != fresh.nodes[f.To].cell() || e.Cost != f.Cost {
-						t.Fatalf("%s: landmark %d's join %d differs from the fresh build's", what, i, j)
-					}
-				}
-			}
-			for n := range fresh.nodes {
-				rb := b.row(int32(n))
-				if rb == nil {
-					continue
-				}
-				ra := a.row(h.nodeAt(fresh.nodes[n].cell()))
-				if !slices.Equal(ra, rb) {
-					t.Fatalf("%s: node at %v: distances %v, fresh %v", what, fresh.nodes[n].cell(), ra, rb)
-				}
-			}
-			// The trees the next repair starts from: each row's distance
-			// is its parent's plus the cost of an edge between them.
-			for i := range a.k {
-				for r, p := range a.par[i] {
-					if p < 0 || a.ids[r] < 0 {
-						continue
-					}
-					dr, dp := a.dist[r*a.k+i], a.dist[int(p)*a.k+i]
-					if !slices.ContainsFunc(h.edgesAt(a.level, a.ids[p]), func(e core.Edge) bool { return e.To == a.ids[r] && dp+e.Cost == dr }) {
-						t.Fatalf("%s: landmark %d: row %d's distance %v is not its parent %d's %v plus an edge", what, i, r, dr, p, dp)
-					}
-				}
-			}
-			// The children lists the repairs keep: each row in its
-			// parent's list, once, and in no other.
-			for i := range a.k {
-				kl := a.kids[i]
-				if kl == nil {
-					continue
-				}
-				if len(kl.head) != len(a.ids) {
-					t.Fatalf("%s: landmark %d: children lists of %d rows, %d rows", what, i, len(kl.head), len(a.ids))
-				}
-				listed := 0
-				for p := range kl.head {
-					prev := int32(-1)
-					for c := kl.head[p]; c >= 0; c = kl.next[c] {
-						if a.par[i][c] != int32(p) || kl.prev[c] != prev {
-							t.Fatalf("%s: landmark %d: row %d listed under %d, its parent %d (prev %d, want %d)", what, i, c, p, a.par[i][c], kl.prev[c], prev)
-						}
-						if listed++; listed > len(a.ids) {
-							t.Fatalf("%s: landmark %d: the children lists loop", what, i)
-						}
-						prev = c
-					}
-				}
-				want := 0
-				for _, p := range a.par[i] {
-					if p >= 0 {
-						want++
-					}
-				}
-				if listed != want {
-					t.Fatalf("%s: landmark %d: %d rows listed, %d have a parent", what, i, listed, want)
-				}
-				checkedKids++
-			}
+			checkedKids += compareLandmarks(t, what, h, fresh)
 			repaired++
 		}
 	}
 	if repaired == 0 || checkedKids == 0 {
 		t.Fatalf("%d repairs, %d children lists checked", repaired, checkedKids)
 	}
+}
+
+// TestLandmarkFarCorner edits a map whose top-left corner is blocked far
+// around, so that the landmark nearest that corner lies in another
+// top-level cluster than the corner's: freeing and blocking cells nearer
+// the corner moves the landmark though no cluster of its own changes, and
+// the update must find that (keptLandmarks), as a fresh build does.
+func TestLandmarkFarCorner(t *testing.T) {
+	w, h := 150, 110
+	free := make([]bool, w*h)
+	for y := range h {
+		for x := range w {
+			free[y*w+x] = x >= 70 || y >= 70
+		}
+	}
+	g, err := grid.New(w, h, free, grid.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := Options{ClusterSize: 8, Levels: 4, LevelFactor: 2}
+	hg, err := Build(g, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := hg.lm.cell[0]; hg.clusterAt(4, c) == hg.clusterAt(4, image.Point{}) {
+		t.Fatalf("landmark 0 at %v, in its corner's top-level cluster: the test checks nothing", c)
+	}
+	for e, rect := range []image.Rectangle{image.Rect(20, 20, 22, 21), image.Rect(5, 5, 6, 6), image.Rect(20, 20, 22, 21), image.Rect(5, 5, 6, 6)} {
+		g.SetCells(rect, e < 2)
+		if _, err := hg.Update(g, rect); err != nil {
+			t.Fatal(err)
+		}
+		fresh, err := Build(g, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		compareLandmarks(t, fmt.Sprintf("edit %d (%v)", e, rect), hg, fresh)
+	}
+	if c := hg.lm.cell[0]; c != (image.Point{70, 0}) {
+		t.Fatalf("landmark 0 at %v after the cells near the corner were blocked again, want (70, 0)", c)
+	}
+}
+
+// compareLandmarks checks the landmarks of h, updated in place, against
+// those of fresh, a fresh build of the same grid: the same cells, joins
+// and distances node by node (by cell), trees whose distances are their
+// parents' plus an edge, and children lists that match the trees. It
+// returns how many children lists it checked.
+func compareLandmarks(t *testing.T, what string, h, fresh *Graph) (kids int) {
+	t.Helper()
+	a, b := h.lm, fresh.lm
+	if a.k != b.k {
+		t.Fatalf("%s: %d landmarks, fresh %d", what, a.k, b.k)
+	}
+	for i := range a.k {
+		if a.cell[i] != b.cell[i] || len(a.seeds[i]) != len(b.seeds[i]) {
+			t.Fatalf("%s: landmark %d at %v with %d joins, the fresh build's at %v with %d", what, i, a.cell[i], len(a.seeds[i]), b.cell[i], len(b.seeds[i]))
+		}
+		for j, e := range a.seeds[i] {
+			if f := b.seeds[i][j]; h.nodes[e.To].cell() != fresh.nodes[f.To].cell() || e.Cost != f.Cost {
+				t.Fatalf("%s: landmark %d's join %d differs from the fresh build's", what, i, j)
+			}
+		}
+	}
+	for n := range fresh.nodes {
+		rb := b.row(int32(n))
+		if rb == nil {
+			continue
+		}
+		ra := a.row(h.nodeAt(fresh.nodes[n].cell()))
+		if !slices.Equal(ra, rb) {
+			t.Fatalf("%s: node at %v: distances %v, fresh %v", what, fresh.nodes[n].cell(), ra, rb)
+		}
+	}
+	// The trees the next repair starts from: each row's distance
+	// is its parent's plus the cost of an edge between them.
+	for i := range a.k {
+		for r, p := range a.par[i] {
+			if p < 0 || a.ids[r] < 0 {
+				continue
+			}
+			dr, dp := a.dist[r*a.k+i], a.dist[int(p)*a.k+i]
+			if !slices.ContainsFunc(h.edgesAt(a.level, a.ids[p]), func(e core.Edge) bool { return e.To == a.ids[r] && dp+e.Cost == dr }) {
+				t.Fatalf("%s: landmark %d: row %d's distance %v is not its parent %d's %v plus an edge", what, i, r, dr, p, dp)
+			}
+		}
+	}
+	// The children lists the repairs keep: each row in its
+	// parent's list, once, and in no other.
+	for i := range a.k {
+		kl := a.kids[i]
+		if kl == nil {
+			continue
+		}
+		if len(kl.head) != len(a.ids) {
+			t.Fatalf("%s: landmark %d: children lists of %d rows, %d rows", what, i, len(kl.head), len(a.ids))
+		}
+		listed := 0
+		for p := range kl.head {
+			prev := int32(-1)
+			for c := kl.head[p]; c >= 0; c = kl.next[c] {
+				if a.par[i][c] != int32(p) || kl.prev[c] != prev {
+					t.Fatalf("%s: landmark %d: row %d listed under %d, its parent %d (prev %d, want %d)", what, i, c, p, a.par[i][c], kl.prev[c], prev)
+				}
+				if listed++; listed > len(a.ids) {
+					t.Fatalf("%s: landmark %d: the children lists loop", what, i)
+				}
+				prev = c
+			}
+		}
+		want := 0
+		for _, p := range a.par[i] {
+			if p >= 0 {
+				want++
+			}
+		}
+		if listed != want {
+			t.Fatalf("%s: landmark %d: %d rows listed, %d have a parent", what, i, listed, want)
+		}
+		kids++
+	}
+	return kids
 }
 
 // TestFillTables: FillTables fills every table, each the one a query
