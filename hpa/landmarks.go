@@ -226,8 +226,9 @@ func (sc *landmarkScratch) landmark(h *Graph, i int) (image.Point, []core.Edge) 
 // (node IDs, in any order, repeats allowed), as the top of this file says.
 // Its cost is the landmarks' joins found again (a search of a level-1
 // cluster and a pass over its tables each), a Dijkstra search over the
-// nodes that lost their distances, and O(V) besides for the level's V
-// nodes; a landmark whose cell or joins changed is measured from scratch,
+// nodes that lost their distances, and O(V) for the level's V nodes only
+// the first time, when each landmark's children lists are made; a
+// landmark whose cell or joins changed is measured from scratch,
 // and so are all of them without landmarks, or when the top level's node
 // count passes from under two to more.
 //
