@@ -138,7 +138,9 @@ type corridor struct {
 	lo, hi   PolyID
 	target   int32
 	targetAt mgl64.Vec2
-	joined   bool    // c.ids holds the chain the search over tiles joined
+	joined   bool        // c.ids holds the chain the search over tiles joined
+	starts   []core.Edge // the abstract graph's edges out of the start, once found
+	started  bool
 	seen     []int32 // per polygon, its place in the corridor being made + 1
 }
 
@@ -343,6 +345,7 @@ func (sr *Searcher) beginCorridor(dst []mgl64.Vec2, from, to mgl64.Vec2, q Query
 	}
 	c := sr.c
 	c.polys = c.polys[:0]
+	c.mode, c.joined = corridorFlat, false
 	dst, res, common, err := sr.settle(dst, from, to, q)
 	if err != nil || res.Status != core.NotSearched {
 		if common >= 0 {

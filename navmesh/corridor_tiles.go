@@ -339,8 +339,10 @@ func (m *Mesh) FillCorridorTables() {
 // carryCorridorTables gives nm, which Update made of m by building again
 // tiles tx0 to tx1 of rows r0 to r1, m's corridor tables, if it has any,
 // for every tile whose polygons and sides are the same in both: all but
-// the tiles built again and those next to them, whose sides on the lines
-// they share may be cut otherwise.
+// the tiles built again and those that share a side with one, whose
+// sides on the line between may be cut otherwise (the stitch cuts a side
+// only at corners strictly inside it, so a tile that meets the rebuilt
+// ones at a corner alone keeps its sides).
 func carryCorridorTables(m, nm *Mesh, r0, r1, tx0, tx1 int) {
 	ot := m.tiles.corr.Load()
 	if ot == nil {
@@ -352,7 +354,8 @@ func carryCorridorTables(m, nm *Mesh, r0, r1, tx0, tx1 int) {
 	}
 	nx := nm.tiles.nx
 	for k := range ct.tab {
-		if ty, tx := k/nx, k%nx; r0-1 <= ty && ty <= r1+1 && tx0-1 <= tx && tx <= tx1+1 {
+		ty, tx := k/nx, k%nx
+		if r0 <= ty && ty <= r1 && tx0-1 <= tx && tx <= tx1+1 || tx0 <= tx && tx <= tx1 && r0-1 <= ty && ty <= r1+1 {
 			continue
 		}
 		if t := ot.tab[k].Load(); t != nil {
@@ -395,21 +398,22 @@ func (c *corridor) beginTiled(q Query) bool {
 		if slices.ContainsFunc(c.goals, func(gt goalTile) bool { return gt.tile == k }) {
 			continue
 		}
-		tab := c.table(k)
 		ts := &c.ts
-		ts.load(c.m, c.ct, k)
+		ts.load(c.m, c.ct, k) // its sides in the order of the tile's table
 		ts.reset()
 		ts.toGoal(g.gps, c.to)
 		var d []float64
 		if i := len(c.goals); i < cap(c.goals) {
 			d = c.goals[:i+1][i].d[:0]
 		}
-		for _, s := range tab.side {
+		for _, s := range ts.side {
 			d = append(d, ts.dist[s])
 		}
 		c.goals = append(c.goals, goalTile{tile: k, d: d})
 	}
 	c.mode, c.phase, c.base = corridorAbstract, -1, 0
+	c.starts = c.starts[:0]
+	c.started = false
 	w := c.w
 	if corridorTileWeight != 0 {
 		w = corridorTileWeight
@@ -455,8 +459,8 @@ func (c *corridor) stepTiled(n int) bool {
 	}
 }
 
-// fallBack begins the flat search instead, and reports whether it ended
-// at once.
+// fallBack begins the flat search instead, and returns false: the search
+// has not ended.
 func (c *corridor) fallBack() bool {
 	c.mode = corridorFlat
 	c.newGen()
@@ -524,8 +528,22 @@ func (c *corridor) abstractEdges(dst []core.Edge, n int32) []core.Edge {
 }
 
 // startEdges appends the edges out of the start in the abstract graph: to
-// the crossings out of each tile that holds a start polygon.
+// the crossings out of each tile that holds a start polygon, found by a
+// search of each such tile the first time, kept for the query (core asks
+// again when it sums the cost of a path through a reopened node).
 func (c *corridor) startEdges(dst []core.Edge) []core.Edge {
+	if c.started {
+		return append(dst, c.starts...)
+	}
+	c.started = true
+	at := len(dst)
+	dst = c.startSearch(dst)
+	c.starts = append(c.starts[:0], dst[at:]...)
+	return dst
+}
+
+// startSearch appends the edges of startEdges.
+func (c *corridor) startSearch(dst []core.Edge) []core.Edge {
 	ts := &c.ts
 	sps := c.g.sps
 	for i, id := range sps {
