@@ -318,9 +318,9 @@ func (ct *corridorTables) fill(m *Mesh, k int, ts *tileSearch) *tileTable {
 // of the 4096² demo world (all 4 096 of its tiles took 1.8 s on one core,
 // 1.0 s on two). The tables take 4 bytes for each pair of a tile's border
 // sides and 4 for each side (4.0 MB on that world). [Mesh.Update] keeps
-// them but for the tiles it built again and their eight neighbours, so
-// that on an updated mesh it finds only those (nine tables for an edit
-// inside one tile, some 4 ms on that world): a game can call it on the
+// them but for the tiles it built again and the four beside each, so
+// that on an updated mesh it finds only those (five tables for an edit
+// inside one tile, some 2 ms on that world): a game can call it on the
 // updated mesh before handing it to its agents. It finds only the tables
 // not yet found, and may run while queries do. On a mesh that is not
 // tiled it does nothing.
