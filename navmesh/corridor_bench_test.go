@@ -60,3 +60,57 @@ func BenchmarkCorridor(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkCorridorTiles runs the 10 longest scenarios of Berlin_0_1024
+// on its mesh in tiles of 64, with the tables filled, by the corridor
+// search over the tiles and by the flat one (the least distance for the
+// tiles set out of reach), on one searcher. It reports the expansions per
+// query and the mean excess of the paths over the exact search's, in per
+// cent.
+func BenchmarkCorridorTiles(b *testing.B) {
+	g, scens := testmap.MovingAI(b, "Berlin_0_1024.map")
+	scens = slices.Clone(scens)
+	slices.SortStableFunc(scens, func(x, y grid.Scenario) int { return cmp.Compare(y.Optimal, x.Optimal) })
+	scens = scens[:10]
+	m := tiledMesh(b, g, 64)
+	m.FillCorridorTables()
+	s := navmesh.NewSearcher(m)
+	exact := make([]float64, len(scens))
+	for i, sc := range scens {
+		_, res, err := s.AppendPath(nil, centre(sc.Start), centre(sc.Goal), navmesh.Query{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		exact[i] = res.Length
+	}
+	for _, mode := range []string{"tiles", "flat"} {
+		b.Run(mode, func(b *testing.B) {
+			if mode == "flat" {
+				defer navmesh.SetCorridorTileRange(1e300)()
+			}
+			path := make([]mgl64.Vec2, 0, 256)
+			for _, sc := range scens { // grow the scratch
+				path, _, _ = s.AppendPath(path[:0], centre(sc.Start), centre(sc.Goal), corridorQ)
+			}
+			if navmesh.CorridorOverTiles(s) != (mode == "tiles") {
+				b.Fatalf("%s: the last query ran over the tiles: %v", mode, navmesh.CorridorOverTiles(s))
+			}
+			b.ReportAllocs()
+			i, expanded, excess := 0, 0, 0.0
+			for b.Loop() {
+				k := i % len(scens)
+				sc := scens[k]
+				i++
+				var res navmesh.Result
+				path, res, _ = s.AppendPath(path[:0], centre(sc.Start), centre(sc.Goal), corridorQ)
+				if res.Length < exact[k]*(1-1e-9) || len(path) < 2 {
+					b.Fatalf("%v→%v: length %v, exact %v", sc.Start, sc.Goal, res.Length, exact[k])
+				}
+				expanded += res.Expanded
+				excess += res.Length/exact[k] - 1
+			}
+			b.ReportMetric(float64(expanded)/float64(i), "expanded/op")
+			b.ReportMetric(100*excess/float64(i), "excess%")
+		})
+	}
+}
