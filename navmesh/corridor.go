@@ -264,42 +264,51 @@ func (c *corridor) leave(dst []core.Edge, pid PolyID, in int32, at mgl64.Vec2) [
 		if c.mode == corridorConfined && (nb < c.lo || c.hi <= nb) && corridorPortal+c.port[e] != c.target {
 			continue // out of the leg's tile, but by the leg's end
 		}
-		dst = c.crossOut(dst, pid, i, geom.Dist(m.mid(p, i), at)*mult)
+		x, ok := c.open(pid, e)
+		if !ok {
+			continue
+		}
+		mp := m.mid(p, i)
+		c.setH(x, p, i, mp)
+		dst = append(dst, core.Edge{To: corridorPortal + x, Cost: geom.Dist(mp, at) * mult})
 	}
 	return dst
 }
 
-// crossOut appends the edge of cost cost to the crossing out of polygon
-// pid by its edge i, unless pruned (see above), and sets the crossing's
-// heuristic.
-func (c *corridor) crossOut(dst []core.Edge, pid PolyID, i int32, cost float64) []core.Edge {
-	m := c.m
-	p := m.polys[pid]
-	e := p.e0 + i
+// open returns the crossing out of polygon pid by its edge slot e, and
+// false when it is pruned (see above).
+func (c *corridor) open(pid PolyID, e int32) (int32, bool) {
 	if !c.g.crosses(pid, e) {
-		return dst
+		return 0, false
 	}
 	x := c.port[e]
 	if _, back := c.cs.Dist(corridorPortal + (x ^ 1)); back {
-		return dst // the crossing the other way was expanded
+		return 0, false // the crossing the other way was expanded
 	}
-	if r := &c.cr[x]; r.gen != c.gen {
-		mp := m.mid(p, i)
-		var h float64
-		if c.mode == corridorConfined {
-			h = geom.Dist(c.targetAt, mp)
-		} else {
-			h = geom.Dist(c.to, mp)
-			if c.g.lm != nil {
-				h = max(h, c.g.portalBound(p, i))
-			}
-			h *= c.g.fl.low
+	return x, true
+}
+
+// setH sets the heuristic of crossing x, out of polygon p by its edge i
+// whose midpoint is mp, and of the crossing the other way, unless this
+// query has set them.
+func (c *corridor) setH(x int32, p poly, i int32, mp mgl64.Vec2) {
+	r := &c.cr[x]
+	if r.gen == c.gen {
+		return
+	}
+	var h float64
+	if c.mode == corridorConfined {
+		h = geom.Dist(c.targetAt, mp)
+	} else {
+		h = geom.Dist(c.to, mp)
+		if c.g.lm != nil {
+			h = max(h, c.g.portalBound(p, i))
 		}
-		r.h, r.gen = float32(h), c.gen
-		r2 := &c.cr[x^1]
-		r2.h, r2.gen = r.h, c.gen
+		h *= c.g.fl.low
 	}
-	return append(dst, core.Edge{To: corridorPortal + x, Cost: cost})
+	r.h, r.gen = float32(h), c.gen
+	r2 := &c.cr[x^1]
+	r2.h, r2.gen = r.h, c.gen
 }
 
 // crossing returns the polygon that a crossing into polygon into by its

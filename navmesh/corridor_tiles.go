@@ -522,7 +522,14 @@ func (c *corridor) abstractEdges(dst []core.Edge, n int32) []core.Edge {
 		}
 		e := e0 + tab.side[b]
 		pid := c.cr[c.port[e]^1].into // the polygon e leaves
-		dst = c.crossOut(dst, pid, e-m.polys[pid].e0, float64(cost))
+		x, ok := c.open(pid, e)
+		if !ok {
+			continue
+		}
+		p := m.polys[pid]
+		i := e - p.e0
+		c.setH(x, p, i, m.mid(p, i))
+		dst = append(dst, core.Edge{To: corridorPortal + x, Cost: float64(cost)})
 	}
 	return dst
 }
@@ -563,7 +570,11 @@ func (c *corridor) startSearch(dst []core.Edge) []core.Edge {
 			if d := ts.exit[s]; !math.IsInf(d, 1) {
 				e := ts.e0 + s
 				pid := ts.owner[s]
-				dst = c.crossOut(dst, pid, e-c.m.polys[pid].e0, d)
+				if x, ok := c.open(pid, e); ok {
+					p := c.m.polys[pid]
+					c.setH(x, p, e-p.e0, ts.mid[s])
+					dst = append(dst, core.Edge{To: corridorPortal + x, Cost: d})
+				}
 			}
 		}
 	}
