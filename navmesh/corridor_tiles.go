@@ -7,6 +7,7 @@ import (
 
 	"github.com/cairn-nav/cairn/core"
 	"github.com/cairn-nav/cairn/internal/parallel"
+	"github.com/cairn-nav/cairn/internal/radix"
 	"github.com/cairn-nav/cairn/navmesh/internal/geom"
 	"github.com/go-gl/mathgl/mgl64"
 )
@@ -124,13 +125,8 @@ type tileSearch struct {
 	dist   []float64
 	exit   []float64
 	done   []bool
-	heap   []tileEntry
-	side   []int32 // the tile's border sides (tileTable.side)
-}
-
-type tileEntry struct {
-	d float64
-	e int32 // a local slot
+	heap   radix.Heap // of local slots
+	side   []int32    // the tile's border sides (tileTable.side)
 }
 
 // load readies ts for searches inside tile k of m.
@@ -165,7 +161,7 @@ func (ts *tileSearch) reset() {
 	for i := range ts.dist {
 		ts.dist[i], ts.exit[i], ts.done[i] = math.Inf(1), math.Inf(1), false
 	}
-	ts.heap = ts.heap[:0]
+	ts.heap.Reset()
 }
 
 // leave relaxes the ways out of polygon id, standing at at with cost d,
@@ -188,56 +184,34 @@ func (ts *tileSearch) leave(id PolyID, at mgl64.Vec2, d float64, skip int32) {
 }
 
 func (ts *tileSearch) relax(e int32, d float64) {
-	if d >= ts.dist[e] {
-		return
+	if d < ts.dist[e] {
+		ts.dist[e] = d
+		ts.heap.Push(math.Float64bits(d), e)
 	}
-	ts.dist[e] = d
-	h := append(ts.heap, tileEntry{d, e})
-	for i := len(h) - 1; i > 0; {
-		up := (i - 1) / 2
-		if h[up].d <= h[i].d {
-			break
-		}
-		h[up], h[i] = h[i], h[up]
-		i = up
-	}
-	ts.heap = h
 }
 
-func (ts *tileSearch) pop() tileEntry {
-	h := ts.heap
-	top := h[0]
-	n := len(h) - 1
-	h[0] = h[n]
-	h = h[:n]
-	for i := 0; ; {
-		l, s := 2*i+1, i
-		if l < n && h[l].d < h[s].d {
-			s = l
+// pop returns the next slot to settle and its distance, or false when
+// none is left.
+func (ts *tileSearch) pop() (int32, float64, bool) {
+	for ts.heap.Len() > 0 {
+		x := ts.heap.Pop()
+		if d := math.Float64frombits(x.Key); !ts.done[x.Node] && d <= ts.dist[x.Node] {
+			ts.done[x.Node] = true
+			return x.Node, d, true
 		}
-		if l+1 < n && h[l+1].d < h[s].d {
-			s = l + 1
-		}
-		if s == i {
-			break
-		}
-		h[s], h[i] = h[i], h[s]
-		i = s
 	}
-	ts.heap = h
-	return top
+	return 0, 0, false
 }
 
 // run ends a forward search: the least costs of leaving the tile are then
 // in exit.
 func (ts *tileSearch) run() {
-	for len(ts.heap) > 0 {
-		x := ts.pop()
-		if ts.done[x.e] || x.d > ts.dist[x.e] {
-			continue
+	for {
+		e, d, ok := ts.pop()
+		if !ok {
+			return
 		}
-		ts.done[x.e] = true
-		ts.leave(ts.owner[x.e], ts.mid[x.e], x.d, ts.e0+x.e)
+		ts.leave(ts.owner[e], ts.mid[e], d, ts.e0+e)
 	}
 }
 
@@ -258,15 +232,14 @@ func (ts *tileSearch) toGoal(gps []PolyID, to mgl64.Vec2) {
 			}
 		}
 	}
-	for len(ts.heap) > 0 {
-		x := ts.pop()
-		if ts.done[x.e] || x.d > ts.dist[x.e] {
-			continue
+	for {
+		le, d, ok := ts.pop()
+		if !ok {
+			return
 		}
-		ts.done[x.e] = true
-		// Standing at slot x.e inside P is reached from inside the
+		// Standing at slot le inside P is reached from inside the
 		// neighbour Q by its twin t, from any other portal f of Q.
-		e := ts.e0 + x.e
+		e := ts.e0 + le
 		q := m.enb[e]
 		if q < 0 || !ts.inside(q) {
 			continue
@@ -275,7 +248,7 @@ func (ts *tileSearch) toGoal(gps []PolyID, to mgl64.Vec2) {
 		t := qp.e0 + m.etwin[e]
 		for f := qp.e0; f < qp.e0+qp.ne; f++ {
 			if f != t && m.enb[f] >= 0 {
-				ts.relax(f-ts.e0, x.d+geom.Dist(ts.mid[f-ts.e0], ts.mid[x.e]))
+				ts.relax(f-ts.e0, d+geom.Dist(ts.mid[f-ts.e0], ts.mid[le]))
 			}
 		}
 	}
