@@ -181,6 +181,9 @@ type Mesh struct {
 	// are not its own: a mesh ReadFor read in tiles, or one whose arrays
 	// WithLandmarks handed on with landmarks of its own.
 	lmHeld bool
+	// lin, for a mesh that Update spliced, says what it shares with the
+	// mesh it was spliced from (recycle.go); zero otherwise.
+	lin lineage
 
 	// lm, when not nil, holds the landmarks of the exact search's
 	// heuristic (landmarks.go).

@@ -113,3 +113,9 @@ func SpareLandmarkBlocks(m *Mesh) int {
 
 // TileRows returns the rows of tiles of m.
 func TileRows(m *Mesh) int { return m.tiles.ny }
+
+// SpliceKept returns the tile rows that the splice which made m took from
+// its spare arrays, those above above and from below on, and m's rows.
+func SpliceKept(m *Mesh) (above, below, rows int) {
+	return m.lin.ka, m.lin.kb, m.tiles.ny
+}

@@ -34,7 +34,9 @@ import (
 // the mesh, the band in its width (see BenchmarkUpdate and
 // BenchmarkUpdateWorld for figures); they go into the arrays of a mesh
 // given to [Mesh.Recycle], when there is one, and into new memory else,
-// which on a big map costs more than the copies. A cell outside changed
+// which on a big map costs more than the copies. When the recycled mesh
+// is the one m was made from, the rows it holds as the new mesh does are
+// not copied (see Recycle). A cell outside changed
 // that did change is not seen, and the mesh is then wrong for it. When
 // changed holds no cell of g, Update returns m itself. A mesh that ReadFor
 // read with its vertices numbered otherwise than FromGrid numbers them is
@@ -154,7 +156,7 @@ func sameOnLine(t, u *tiling, r, tx0, tx1, l int, stride int32) bool {
 // arrays are sa's where they have room; sc is the update's scratch memory.
 func (m *Mesh) splice(nt *tiling, b0, b1 int, walk []uint64, sa *spareArrays, sc *updateScratch) *Mesh {
 	ny := nt.ny
-	sp := &splicing{m: m, ot: m.tiles, nt: nt, sa: sa, sc: sc, b0: b0, b1: b1}
+	sp := &splicing{m: m, ot: m.tiles, nt: nt, sa: sa, sc: sc, b0: b0, b1: b1, kb: ny}
 	nt.setGroupBases()
 	if m.tiles.groupBase != nil {
 		sp.dC = nt.groupBase[(b1+1)*nt.nx] - m.tiles.groupBase[(b1+1)*nt.nx]
@@ -166,12 +168,18 @@ func (m *Mesh) splice(nt *tiling, b0, b1 int, walk []uint64, sa *spareArrays, sc
 	sp.s.numbering(int32(b0)*sp.s.size, min(int32(b1+1)*sp.s.size, int32(m.h)))
 	sc.vid = sp.s.vid
 	nt.rowPoly, nt.rowEdge, nt.rowVert = make([]int32, ny+1), make([]int32, ny+1), make([]int32, ny+1)
+	sp.ka, _ = sp.keptRows()
 	sp.above()
 	sp.s.emitRows(b0, b1)
+	// What the band gained, by which the IDs below it move.
+	oP, oE, oV := sp.ot.rowPoly, sp.ot.rowEdge, sp.ot.rowVert
+	sp.dP, sp.dE, sp.dV = int32(len(sp.nm.polys))-oP[b1+1], int32(len(sp.nm.ev))-oE[b1+1], int32(len(sp.nm.verts))-oV[b1+1]
 	if b1+1 < ny {
+		_, sp.kb = sp.keptRows()
 		sp.below()
 	}
 	nm := sp.nm
+	nm.lin = lineage{gen: lineages.Add(1), parent: m.lin.gen, b0: b0, b1: b1, dP: sp.dP, dE: sp.dE, dV: sp.dV, dC: sp.dC, ka: sp.ka, kb: sp.kb}
 	if nm.area != nil && !slices.ContainsFunc(nm.area, func(a uint8) bool { return a != grid.AreaGround }) {
 		nm.area = nil // no polygon has an area but ground any more
 	}
@@ -211,6 +219,9 @@ type splicing struct {
 	b0, b1     int
 	dP, dE, dV int32
 	dC         int32 // what the band's groups gained (tileprune.go)
+	// The tile rows above ka and from kb on that the spare arrays hold
+	// already, where an array's memory is its spare's (keptRows).
+	ka, kb int
 }
 
 // slack is the capacity of an array of nm for n entries of m's: a little
@@ -228,10 +239,13 @@ func (sp *splicing) above() {
 	copy(sp.nt.rowPoly, oP[:b0])
 	copy(sp.nt.rowEdge, oE[:b0])
 	copy(sp.nt.rowVert, oV[:b0])
-	sa := sp.sa
-	nm.verts = append(reuse(sa.verts, len(m.verts), slack(len(m.verts)))[:0], m.verts[:oV[b0]]...)
-	nm.ev = append(reuse(sa.ev, len(m.ev), slack(len(m.ev)))[:0], m.ev[:oE[b0]]...)
-	nm.polys = append(reuse(sa.polys, len(m.polys), slack(len(m.polys)))[:0], m.polys[:oP[b0]]...)
+	sa, ka := sp.sa, sp.ka
+	nm.verts = reuse(sa.verts, len(m.verts), slack(len(m.verts)))[:oV[b0]]
+	copyKept(nm.verts, sa.verts, m.verts, 0, int(oV[ka]), int(oV[b0]))
+	nm.ev = reuse(sa.ev, len(m.ev), slack(len(m.ev)))[:oE[b0]]
+	copyKept(nm.ev, sa.ev, m.ev, 0, int(oE[ka]), int(oE[b0]))
+	nm.polys = reuse(sa.polys, len(m.polys), slack(len(m.polys)))[:oP[b0]]
+	copyKept(nm.polys, sa.polys, m.polys, 0, int(oP[ka]), int(oP[b0]))
 	if m.area != nil {
 		nm.area = append(reuse(sa.area, len(m.polys), cap(nm.polys))[:0], m.area[:oP[b0]]...)
 	}
@@ -254,15 +268,21 @@ func (sp *splicing) above() {
 func (sp *splicing) below() {
 	m, nm, s, nt, b0, b1 := sp.m, sp.nm, sp.s, sp.nt, sp.b0, sp.b1
 	oP, oE, oV := sp.ot.rowPoly, sp.ot.rowEdge, sp.ot.rowVert
-	sp.dP, sp.dE, sp.dV = int32(len(nm.polys))-oP[b1+1], int32(len(nm.ev))-oE[b1+1], int32(len(nm.verts))-oV[b1+1]
 	for r := b1 + 1; r <= nt.ny; r++ {
 		nt.rowPoly[r], nt.rowEdge[r], nt.rowVert[r] = oP[r]+sp.dP, oE[r]+sp.dE, oV[r]+sp.dV
 	}
-	nm.verts = append(nm.verts, m.verts[oV[b1+1]:]...)
+	sa, kb := sp.sa, sp.kb
+	// The rows from kb on are in the spare arrays already, where nm's
+	// arrays have their memory: they are copied up to there (in m's
+	// numbering) and then taken as they are.
+	end := keptFrom(nm.verts, sa.verts, kb, nt.ny, int(oV[kb]), len(m.verts))
+	nv := len(nm.verts) + len(m.verts) - int(oV[b1+1])
+	nm.verts = append(nm.verts, m.verts[oV[b1+1]:end]...)[:nv]
 	src := m.polys[oP[b1+1]:]
 	k := len(nm.polys)
 	nm.polys = slices.Grow(nm.polys, len(src))[:k+len(src)]
-	for i, p := range src {
+	end = keptFrom(nm.polys, sa.polys, kb, nt.ny, int(oP[kb]), len(m.polys))
+	for i, p := range m.polys[oP[b1+1]:end] {
 		nm.polys[k+i] = poly{e0: p.e0 + sp.dE, ne: p.ne, comp: p.comp + sp.dC}
 	}
 	switch {
@@ -286,7 +306,8 @@ func (sp *splicing) below() {
 	}
 	k = len(nm.ev)
 	nm.ev = slices.Grow(nm.ev, len(m.ev)-int(next))[:k+len(m.ev)-int(next)]
-	bucket.Moved(nm.ev[k:], m.ev[next:], sp.dV)
+	end = keptFrom(nm.ev, sa.ev, kb, nt.ny, int(oE[kb]), len(m.ev))
+	bucket.Moved(nm.ev[k:k+end-int(next)], m.ev[next:end], sp.dV)
 	s.twin = append(s.twin, make([]int32, oE[b1+2]-oE[b1+1])...)
 	s.boundary(nm, oP[b1+1]+sp.dP, oP[b1+2]+sp.dP, s.vy1)
 }
@@ -300,8 +321,9 @@ func (sp *splicing) neighbours() {
 	ne := int32(len(nm.ev))
 	w0, wEnd := s.tw0, s.tw0+int32(len(s.twin))
 	nm.enb, nm.etwin = reuse(sp.sa.enb, int(ne), slack(int(ne))), reuse(sp.sa.etwin, int(ne), slack(int(ne)))
-	copy(nm.enb, m.enb[:w0])
-	copy(nm.etwin, m.etwin[:w0])
+	ka, kb := int(oE[sp.ka]), sp.kb
+	copyKept(nm.enb, sp.sa.enb, m.enb, 0, ka, int(w0))
+	copyKept(nm.etwin, sp.sa.etwin, m.etwin, 0, ka, int(w0))
 	// keep sets edge e's neighbour as m has it: the same edge above the
 	// band, the edge dE before it below, whose polygon moves by dP.
 	keep := func(e int32) {
@@ -318,8 +340,10 @@ func (sp *splicing) neighbours() {
 	// The edges after the window, all below the band: their twins are
 	// the same, their neighbours move.
 	if wEnd < ne {
-		copy(nm.etwin[wEnd:], m.etwin[wEnd-sp.dE:])
-		bucket.MovedFrom(nm.enb[wEnd:], m.enb[wEnd-sp.dE:], 0, PolyID(sp.dP)) // walls (−1) stay
+		end := keptFrom(nm.etwin, sp.sa.etwin, kb, nt.ny, int(nt.rowEdge[kb]), int(ne))
+		copy(nm.etwin[wEnd:end], m.etwin[wEnd-sp.dE:int32(end)-sp.dE])
+		end = keptFrom(nm.enb, sp.sa.enb, kb, nt.ny, int(nt.rowEdge[kb]), int(ne))
+		bucket.MovedFrom(nm.enb[wEnd:end], m.enb[wEnd-sp.dE:int32(end)-sp.dE], 0, PolyID(sp.dP)) // walls (−1) stay
 	}
 	of := reuse(sp.sc.of, int(wEnd-w0), slack(int(wEnd-w0))) // the polygon of each edge of the window
 	sp.sc.of = of
@@ -366,9 +390,10 @@ func (sp *splicing) label() {
 	np, ne := len(nm.polys), len(nm.ev)
 	nm.pre, nm.end = reuse(sp.sa.pre, np, slack(np)), reuse(sp.sa.end, np, slack(np))
 	nm.bridge = reuse(sp.sa.bridge, ne, slack(ne))
-	copy(nm.pre, m.pre[:oP[b0]])
-	copy(nm.end, m.end[:oP[b0]])
-	copy(nm.bridge, m.bridge[:oE[b0]])
+	sa, ka, kb := sp.sa, sp.ka, sp.kb
+	copyKept(nm.pre, sa.pre, m.pre, 0, int(oP[ka]), int(oP[b0]))
+	copyKept(nm.end, sa.end, m.end, 0, int(oP[ka]), int(oP[b0]))
+	copyKept(nm.bridge, sa.bridge, m.bridge, 0, int(oE[ka]), int(oE[b0]))
 	// The band's bridges are marked below, its other edges none; its
 	// numbers are all set, by labelRows.
 	bandEnd := ne
@@ -378,9 +403,12 @@ func (sp *splicing) label() {
 	clear(nm.bridge[oE[b0]:bandEnd])
 	if b1+1 < nt.ny { // the rows below the band, moved
 		from, to := oP[b1+1], oP[b1+1]+sp.dP
-		bucket.Moved(nm.pre[to:], m.pre[from:], sp.dP)
-		bucket.Moved(nm.end[to:], m.end[from:], sp.dP)
-		copy(nm.bridge[oE[b1+1]+sp.dE:], m.bridge[oE[b1+1]:])
+		pEnd := int32(keptFrom(nm.pre, sa.pre, kb, nt.ny, int(nt.rowPoly[kb]), np))
+		bucket.Moved(nm.pre[to:pEnd], m.pre[from:pEnd-sp.dP], sp.dP)
+		pEnd = int32(keptFrom(nm.end, sa.end, kb, nt.ny, int(nt.rowPoly[kb]), np))
+		bucket.Moved(nm.end[to:pEnd], m.end[from:pEnd-sp.dP], sp.dP)
+		eEnd := int32(keptFrom(nm.bridge, sa.bridge, kb, nt.ny, int(nt.rowEdge[kb]), ne))
+		copy(nm.bridge[oE[b1+1]+sp.dE:eEnd], m.bridge[oE[b1+1]:eEnd-sp.dE])
 	}
 	nm.labelRows(nt, b0, b1)
 	ot := sp.ot
@@ -413,11 +441,12 @@ func (sp *splicing) corners() {
 	oV, nV := sp.ot.rowVert, sp.nt.rowVert
 	b0, b1 := sp.b0, sp.b1
 	nm.reflex = reuse(sp.sa.reflex, len(nm.verts), slack(len(nm.verts)))
-	copy(nm.reflex, m.reflex[:oV[b0]])
+	copyKept(nm.reflex, sp.sa.reflex, m.reflex, 0, int(oV[sp.ka]), int(oV[b0]))
 	for v := oV[b0]; v < nV[b1+1]; v++ {
 		nm.reflex[v] = nm.gridCorner(nm.verts[v])
 	}
-	copy(nm.reflex[nV[b1+1]:], m.reflex[oV[b1+1]:])
+	end := keptFrom(nm.reflex, sp.sa.reflex, sp.kb, sp.nt.ny, int(nV[sp.kb]), len(nm.reflex))
+	copy(nm.reflex[nV[b1+1]:end], m.reflex[oV[b1+1]:end-int(nV[b1+1]-oV[b1+1])])
 }
 
 // spliceIndex returns the point index of the mesh that splice makes from

@@ -240,7 +240,11 @@ func BenchmarkUpdate(b *testing.B) {
 // wall of 12×1 or 1×12 cells put up at a random place where all its cells
 // are free, then taken down again: one op is one Update. The build, some
 // seconds, is not timed. In fresh, each Update writes into new arrays; in
-// recycled, into those of the mesh two edits old (Mesh.Recycle).
+// recycled, into those of the mesh two edits old (Mesh.Recycle), which
+// holds the rows above both edits and, as the second takes down the
+// first's wall, below them too. In recycled-apart, each Update puts up a
+// new wall or takes down the one put up two walls before, far from the
+// last edit: the rows below are never held.
 func BenchmarkUpdateWorld(b *testing.B) {
 	g, err := mapgen.World(mapgen.WorldOptions{Width: 4096, Height: 4096})
 	if err != nil {
@@ -248,24 +252,36 @@ func BenchmarkUpdateWorld(b *testing.B) {
 	}
 	m := tiledMesh(b, g, 64)
 	r := testmap.NewRand(1)
-	var wall image.Rectangle
+	var walls []image.Rectangle // standing, oldest first
 	i := 0
-	for _, recycle := range []bool{false, true} {
-		b.Run(map[bool]string{false: "fresh", true: "recycled"}[recycle], func(b *testing.B) {
+	for _, mode := range []string{"fresh", "recycled", "recycled-apart"} {
+		b.Run(mode, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if i%2 == 0 { // a new wall where every cell is free
+				var wall image.Rectangle
+				free := false
+				switch {
+				case len(walls) > 0 && (mode != "recycled-apart" && i%2 == 1 || len(walls) > 2):
+					// Take down the last wall, or the one before it.
+					k := len(walls) - 1
+					if mode == "recycled-apart" {
+						k = 0
+					}
+					wall, free = walls[k], true
+					walls = slices.Delete(walls, k, k+1)
+				default: // a new wall where every cell is free
 					b.StopTimer()
 					wall = testmap.FreeWall(r, g, 12)
+					walls = append(walls, wall)
 					b.StartTimer()
 				}
-				g.SetCells(wall, i%2 == 1)
+				g.SetCells(wall, free)
 				i++
 				old := m
 				if m, err = m.Update(g, wall); err != nil || m.NumPolys() == 0 {
 					b.Fatal(err)
 				}
-				if recycle {
+				if mode != "fresh" {
 					old.Recycle()
 				}
 			}
