@@ -115,9 +115,13 @@ func routeAnnotated(stdout io.Writer, g *grid.Grid, path string, size int, from,
 		return fmt.Errorf("-graph %w", err)
 	}
 	defer file.Close()
-	a, err := hpa.ReadAnnotated(bufio.NewReader(file), path, g)
+	br := bufio.NewReader(file)
+	a, err := hpa.ReadAnnotated(br, path, g)
 	if err != nil {
 		return fmt.Errorf("-graph %w", err)
+	}
+	if err := atEnd(br, "graph"); err != nil {
+		return fmt.Errorf("-graph %s: %w", path, err)
 	}
 	var sizes []int
 	class := -1

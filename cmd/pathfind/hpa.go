@@ -50,6 +50,9 @@ func loadGraph(g *grid.Grid, path string) (*hpa.Graph, error) {
 	}
 	defer f.Close()
 	hg, err := hpa.Read(f, g)
+	if err == nil {
+		err = atEnd(f, "graph")
+	}
 	if err != nil {
 		return nil, fmt.Errorf("-graph %s: %w", path, err)
 	}

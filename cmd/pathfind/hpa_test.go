@@ -354,6 +354,11 @@ func TestHPAErrors(t *testing.T) {
 	if err := os.WriteFile(short, b[:100], 0o644); err != nil {
 		t.Fatal(err)
 	}
+	b[len(b)/2] ^= 1 // whole again, with two bytes after it
+	long := filepath.Join(dir, "long.hpa")
+	if err := os.WriteFile(long, append(b, 0, 7), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	route := func(m string, args ...string) []string {
 		return append([]string{"route", "-map", m, "-from", "2,2", "-to", "5,5"}, args...)
 	}
@@ -373,6 +378,7 @@ func TestHPAErrors(t *testing.T) {
 		{"graph of another map", []string{"route", "-map", wall, "-from", "0,0", "-to", "9,9", "-algo", "hpa", "-graph", gpath}, 1, gpath + ": hpa: graph was built for another map"},
 		{"corrupt graph", route(demoMap, "-algo", "hpa", "-graph", corrupt), 1, corrupt + ": hpa: checksum"},
 		{"truncated graph", route(demoMap, "-algo", "hpa", "-graph", short), 1, short + ": hpa: truncated file"},
+		{"bytes after the graph", route(demoMap, "-algo", "hpa", "-graph", long), 1, long + ": 2 bytes after the end of the graph"},
 		{"not a graph", route(demoMap, "-algo", "hpa", "-graph", demoMap), 1, "hpa: not a graph file"},
 	}
 	for _, tc := range tests {

@@ -57,6 +57,7 @@ func TestMeshFlag(t *testing.T) {
 		{[]string{"-algo", "navmesh", "-mesh", meshPath}, 1, "another map or agent radius"},
 		{[]string{"-algo", "astar", "-mesh", meshPath}, 2, "-mesh"},
 		{[]string{"-algo", "navmesh", "-mesh", filepath.Join(t.TempDir(), "missing.nav")}, 1, "missing.nav"},
+		{[]string{"-algo", "navmesh", "-radius", "0.4", "-mesh", appended(t, meshPath)}, 1, "3 bytes after the end of the mesh"},
 	} {
 		args := append([]string{"route", "-map", mapPath, "-from", "3,3", "-to", "60,30"}, tc.args...)
 		if _, errOut, code := pathfind(t, args...); code != tc.code || !strings.Contains(errOut, tc.want) {
@@ -108,4 +109,19 @@ func TestTileFlag(t *testing.T) {
 	if _, errOut, code := pathfind(t, append(route, "-tile", "16", "-mesh", untiled)...); code != 1 || !strings.Contains(errOut, "tiles") {
 		t.Errorf("-tile 16 with an untiled mesh: exit %d, %q; want 1 and a word on tiles", code, errOut)
 	}
+}
+
+// appended writes a copy of the file at path with three bytes after it,
+// and returns the copy's path.
+func appended(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	long := filepath.Join(t.TempDir(), "long"+filepath.Ext(path))
+	if err := os.WriteFile(long, append(b, 1, 2, 3), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return long
 }

@@ -232,7 +232,11 @@ func readMeshAlone(path string) (*navmesh.Mesh, string, error) {
 		return nil, "", err
 	}
 	defer f.Close()
-	m, err := navmesh.Read(bufio.NewReader(f))
+	br := bufio.NewReader(f)
+	m, err := navmesh.Read(br)
+	if err == nil {
+		err = atEnd(br, "mesh")
+	}
 	if err != nil {
 		return nil, "", fmt.Errorf("-mesh %s: %w", path, err)
 	}

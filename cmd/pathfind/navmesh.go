@@ -70,7 +70,11 @@ func readMeshFor(path string, g *grid.Grid, opt navmesh.Options) (*navmesh.Mesh,
 		return nil, err
 	}
 	defer f.Close()
-	m, err := navmesh.ReadFor(bufio.NewReader(f), g, opt)
+	br := bufio.NewReader(f)
+	m, err := navmesh.ReadFor(br, g, opt)
+	if err == nil {
+		err = atEnd(br, "mesh")
+	}
 	if err != nil {
 		return nil, fmt.Errorf("-mesh %s: %w", path, err)
 	}
