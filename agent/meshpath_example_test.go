@@ -53,6 +53,6 @@ func ExampleMeshPlanner() {
 	}
 	// Output:
 	// following via [[9 1] [9 2] [1.5 2.5]]
-	// frame 10 at (5.49, 0.79): goal moved, 3 expanded, via [[9 1] [9 2] [3 3] [3 4] [11.5 4.5]]
+	// frame 10 at (5.49, 0.79): goal moved, 6 expanded, via [[9 1] [9 2] [3 3] [3 4] [11.5 4.5]]
 	// frame 53: arrived at (11.50, 4.50) after 2 searches
 }

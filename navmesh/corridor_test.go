@@ -2,6 +2,7 @@ package navmesh_test
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -382,10 +383,12 @@ func TestCorridorRadius(t *testing.T) {
 }
 
 // TestCorridorBudget runs corridor queries with budgets of expansions: a
-// budget the search does not need changes nothing; one it needs gives a
-// legal partial path from the start to Result.End, through the corridor.
+// budget the search does not need changes nothing; one that its second
+// pass needs leaves the first pass's path, legal and no shorter; one that
+// its first pass needs gives a legal partial path from the start to
+// Result.End, through the corridor.
 func TestCorridorBudget(t *testing.T) {
-	spent := 0
+	spent, firstOnly := 0, 0
 	for seed := int64(1); seed <= 4; seed++ {
 		g := testmap.Random(seed, 40, 30, 0.2, grid.Options{})
 		m := mustMesh(t, g)
@@ -411,6 +414,21 @@ func TestCorridorBudget(t *testing.T) {
 					}
 					continue
 				}
+				if res.Status == core.Found {
+					// The first pass ended within the budget, the second not.
+					length, err := c.Path(got, from, to)
+					if err == nil && (res.Expanded > budget || res.Length < wantRes.Length-1e-9 || math.Abs(length-res.Length) > 1e-9) {
+						err = fmt.Errorf("%+v, path %v long, against %+v with no budget", res, length, wantRes)
+					}
+					if err == nil {
+						err = checkCorridor(m, s.AppendCorridor(nil), got, from, to, false)
+					}
+					if err != nil {
+						t.Fatalf("%s: %v", where, err)
+					}
+					firstOnly++
+					continue
+				}
 				spent++
 				if res.Status != core.BudgetSpent || res.Expanded > budget || len(got) == 0 || got[len(got)-1] != res.End {
 					t.Fatalf("%s: got %v, %+v", where, got, res)
@@ -428,8 +446,8 @@ func TestCorridorBudget(t *testing.T) {
 			}
 		}
 	}
-	if spent < 20 {
-		t.Fatalf("only %d budgets spent: the test checks too little", spent)
+	if spent < 20 || firstOnly < 5 {
+		t.Fatalf("only %d budgets spent, %d in the second pass: the test checks too little", spent, firstOnly)
 	}
 }
 

@@ -96,7 +96,7 @@ func (sr *Searcher) Step(n int) (Result, error) {
 	n = max(n, 1)
 	var done bool
 	if sl.q.Corridor {
-		done = sr.c.step(n)
+		done = sr.c.step(n) && sr.secondPass(sl.q)
 	} else {
 		done = sr.stepExact(n)
 	}
@@ -110,7 +110,7 @@ func (sr *Searcher) Step(n int) (Result, error) {
 	}
 	sl.searching = false
 	if sl.q.Corridor {
-		sl.path, sl.res = sr.corridorPath(sl.path[:0], sl.q)
+		sl.path, sl.res = sr.passesPath(sl.path[:0], sl.q)
 	} else {
 		sl.path, sl.res = sr.exactPath(sl.path[:0])
 	}
