@@ -28,13 +28,15 @@ import (
 // by ReadFor, or not tiled, or of rectangles), and for the zero Mesh,
 // but that a tiled mesh ReadFor read gives back the arrays of its
 // landmarks' distances that no later mesh shares.
-// Recycling the mesh that the next Update's own mesh was made from, as
-// a game that swaps meshes in does, is the cheapest: that mesh's arrays
-// hold already the rows of tiles above the row before either edit's band,
-// which the Update then does not copy, and, when the second edit gives
-// back what the first changed (a wall put up, then taken down), the rows
-// below both bands too (on the 4096² demo world, 14–15 ms an edit against
-// 17–19 ms, BenchmarkUpdateWorld/recycled).
+// Recycling the mesh that the next Update's own mesh was spliced from (by
+// an Update, not made by FromGrid or ReadFor), as a game that swaps
+// meshes in does, is the cheapest: that mesh's arrays hold already the
+// rows of tiles above the row before either edit's band, which the Update
+// then does not copy, and, when the two bands' polygons, edges, vertices
+// and groups gained nothing between them (as when the second edit gives
+// back what the first changed: a wall put up, then taken down), the rows
+// from the second after both bands on too (on the 4096² demo world,
+// 14–15 ms an edit against 17–19 ms, BenchmarkUpdateWorld/recycled).
 //
 // Update keeps one mesh's arrays at a time: recycling another replaces
 // them. It is safe to call concurrently with Updates of other meshes of
@@ -168,16 +170,18 @@ func reuse[T any](s []T, n, c int) []T {
 // rows at the same places when that is nothing (a wall put up, then
 // taken down: the band of the second splice gives back what the first
 // took). Each array takes its spare one's rows only where the spare's
-// memory is the one the new mesh's array uses (a band that grew past its
-// capacity gets new memory, with nothing in it).
+// memory is the one the new mesh's array uses (an array that got new
+// memory when the band grew past its capacity holds only what was written
+// into it since).
 type lineage struct {
 	gen    uint64 // unique to the splice that made the mesh (lineages)
 	parent uint64 // the gen of the mesh it was spliced from, 0 if that was not spliced
 	b0, b1 int    // its band's tile rows
 	// What the band's polygons, edges, vertices and groups gained.
 	dP, dE, dV, dC int32
-	// The tile rows its splice took from the spare arrays: those above
-	// ka and from kb on (keptRows; 0 and the number of rows for none).
+	// The tile rows its splice let the arrays take from the spare ones:
+	// those above ka and from kb on (keptRows; 0 and the number of rows
+	// for none), each array only where its memory is its spare's.
 	ka, kb int
 }
 

@@ -35,8 +35,8 @@ import (
 // BenchmarkUpdateWorld for figures); they go into the arrays of a mesh
 // given to [Mesh.Recycle], when there is one, and into new memory else,
 // which on a big map costs more than the copies. When the recycled mesh
-// is the one m was made from, the rows it holds as the new mesh does are
-// not copied (see Recycle). A cell outside changed
+// is the one an Update spliced m from, the rows it holds as the new mesh
+// does are not copied (see Recycle). A cell outside changed
 // that did change is not seen, and the mesh is then wrong for it. When
 // changed holds no cell of g, Update returns m itself. A mesh that ReadFor
 // read with its vertices numbered otherwise than FromGrid numbers them is
@@ -275,6 +275,9 @@ func (sp *splicing) below() {
 	// The rows from kb on are in the spare arrays already, where nm's
 	// arrays have their memory: they are copied up to there (in m's
 	// numbering) and then taken as they are.
+	// When the rows are kept, both bands' gains sum to nothing, so nv is
+	// the spare's own length: the append stays in its memory. Keeping rows
+	// with other gains would need the tail moved instead.
 	end := keptFrom(nm.verts, sa.verts, kb, nt.ny, int(oV[kb]), len(m.verts))
 	nv := len(nm.verts) + len(m.verts) - int(oV[b1+1])
 	nm.verts = append(nm.verts, m.verts[oV[b1+1]:end]...)[:nv]
@@ -442,6 +445,18 @@ func (sp *splicing) corners() {
 	b0, b1 := sp.b0, sp.b1
 	nm.reflex = reuse(sp.sa.reflex, len(nm.verts), slack(len(nm.verts)))
 	copyKept(nm.reflex, sp.sa.reflex, m.reflex, 0, int(oV[sp.ka]), int(oV[b0]))
+	if b0 > 0 {
+		// The vertices on the band's first line that the row above
+		// numbers: whether one is a corner depends on the band's cells
+		// below it too, which an edit may change where the line's
+		// vertices stay (an area's border, on a grid with areas).
+		top := float64(b0 * sp.nt.size)
+		for v := oV[b0-1]; v < oV[b0]; v++ {
+			if nm.verts[v][1] == top {
+				nm.reflex[v] = nm.gridCorner(nm.verts[v])
+			}
+		}
+	}
 	for v := oV[b0]; v < nV[b1+1]; v++ {
 		nm.reflex[v] = nm.gridCorner(nm.verts[v])
 	}
