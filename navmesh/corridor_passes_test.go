@@ -34,14 +34,8 @@ func TestCorridorSecondPass(t *testing.T) {
 	}
 	shorter := 0
 	for _, kind := range []string{"convex", "rectangles"} {
-		for gi, gc := range corridorGrids() {
-			m := mustMesh(t, gc.g)
-			if kind == "rectangles" {
-				m = rectMesh(t, gc.g)
-			}
-			if m.NumPolys() == 0 {
-				continue
-			}
+		for _, cm := range corridorMeshes(t, kind) {
+			gc, gi, m := cm.gridCase, cm.index, cm.m
 			s := navmesh.NewSearcher(m)
 			c := gridcheck.New(gc.g, 0)
 			r := testmap.NewRand(int64(300 + gi))

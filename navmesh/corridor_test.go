@@ -214,6 +214,33 @@ func TestCorridorDrawn(t *testing.T) {
 // corridorGrids returns the seeded grids the corridor tests search: random
 // ones of densities 0 to 0.35, blocky ones and mazes with and without
 // loops.
+// corridorMesh is a mesh of one of corridorGrids, at index in their list.
+type corridorMesh struct {
+	gridCase struct {
+		name string
+		g    *grid.Grid
+	}
+	index int
+	m     *navmesh.Mesh
+}
+
+// corridorMeshes returns the meshes of kind "convex" or "rectangles" of
+// corridorGrids, less those without polygons.
+func corridorMeshes(t *testing.T, kind string) []corridorMesh {
+	t.Helper()
+	var ms []corridorMesh
+	for gi, gc := range corridorGrids() {
+		m := mustMesh(t, gc.g)
+		if kind == "rectangles" {
+			m = rectMesh(t, gc.g)
+		}
+		if m.NumPolys() > 0 {
+			ms = append(ms, corridorMesh{gridCase: gc, index: gi, m: m})
+		}
+	}
+	return ms
+}
+
 func corridorGrids() []struct {
 	name string
 	g    *grid.Grid
@@ -250,17 +277,12 @@ func endPair(g *grid.Grid, m *navmesh.Mesh, r *rand.Rand) (mgl64.Vec2, mgl64.Vec
 // on the convex meshes and the meshes of rectangles of seeded grids.
 func TestCorridorRandomGrids(t *testing.T) {
 	for _, kind := range []string{"convex", "rectangles"} {
+		meshes := corridorMeshes(t, kind)
 		for _, q := range []navmesh.Query{corridorQ, shortcutQ} {
 			var all excess
 			unreachable := 0
-			for gi, gc := range corridorGrids() {
-				m := mustMesh(t, gc.g)
-				if kind == "rectangles" {
-					m = rectMesh(t, gc.g)
-				}
-				if m.NumPolys() == 0 {
-					continue
-				}
+			for _, cm := range meshes {
+				gc, gi, m := cm.gridCase, cm.index, cm.m
 				s := navmesh.NewSearcher(m)
 				c := gridcheck.New(gc.g, 0)
 				seed := int64(100 + gi)
