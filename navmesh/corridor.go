@@ -27,7 +27,9 @@ import (
 // the crossings out of p by its other portals and, when p holds the goal,
 // to the goal; each costs the Euclidean distance between the two points.
 // The heuristic, the distance from a node's point to the goal, is
-// consistent on this graph (but for its rounding to float32). Under a
+// consistent on this graph (but for its rounding to float32); the second
+// pass (corridor_passes.go), whose crossings stand elsewhere, keeps it
+// and the prunings below without that argument. Under a
 // query's filter each leg costs its length times the cost multiplier of
 // the polygon it runs in, and the heuristic is scaled by the least
 // multiplier when that is below 1, so it stays consistent. A chain of
@@ -508,10 +510,11 @@ func (m *Mesh) shortcut(path []mgl64.Vec2, base int, excl *[256]bool) []mgl64.Ve
 // exact search's, and on the Moving AI maps it was on average 0.07 % to
 // 0.8 % longer, on the 4096² demo world's long queries 2.1 % (7 % on
 // meshes of rectangles of small random grids, whose portals are long).
-// Unless [Query.OnePass] is set, a corridor through a portal 2 units long
-// or more is searched for a second time, each crossing standing at the
-// point of its portal nearest the crossing before it, and the shorter of
-// the two pulled paths is kept (and its corridor): on every scenario of
+// Unless [Query.OnePass] is set, or a Filter has cost multipliers, a
+// corridor through a portal 2 units long or more is searched for a second
+// time, each crossing standing at the point of its portal nearest the
+// crossing before it, and the shorter of the two pulled paths is kept (and
+// its corridor): on every scenario of
 // Boston_0_1024 the paths longer than the 8-connected optimum went from
 // 137 to 38, the worst from 1.57× to 1.12×, for 2 to 3.3 times the time. On a mesh built for an
 // agent radius it keeps the radius, as the exact search does: the mesh
@@ -522,7 +525,9 @@ func (m *Mesh) shortcut(path []mgl64.Vec2, base int, excl *[256]bool) []mgl64.Ve
 // first corridor query of a Searcher numbers the crossings and allocates
 // its scratch, 4 bytes per polygon side and 32 per crossing (64 MB for the
 // 693 179 polygons of the demo world's mesh in tiles of 64, 0.95 MB for
-// Berlin_0_1024's); later ones allocate nothing beyond dst.
+// Berlin_0_1024's), and the first that makes a second pass 8 bytes more
+// per crossing and room for the first pass's path and corridor; later
+// ones allocate nothing beyond dst.
 //
 // On a tiled mesh, for ends 256 units apart or more and a query with
 // neither a filter nor a budget, the search runs over the tiles: A* over

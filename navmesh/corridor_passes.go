@@ -25,7 +25,9 @@ import (
 // Berlin_0_1024, the worst from 1.57× and 1.28× to 1.12× and 1.10×, and
 // lowered every map's mean, for 2–3.3 times the median time; see README.
 //
-// Query.OnePass leaves the second pass out. The second pass gets what the
+// Query.OnePass leaves the second pass out, and so does a Filter with
+// cost multipliers (the shorter of two paths may then be the dearer, and
+// Result.Length is Euclidean). The second pass gets what the
 // query's budget (Query.MaxExpansions) left, and does not run when nothing
 // is left; a second pass that runs out of it, or does not reach the goal,
 // leaves the first's path. On a tiled mesh it searches again the legs of
@@ -102,7 +104,9 @@ func (c *corridor) legPoint(p poly, i int32, mp, at mgl64.Vec2) mgl64.Vec2 {
 // returning false; else it returns true: the query has ended.
 func (sr *Searcher) secondPass(q Query) bool {
 	c := sr.c
-	if c.near || q.OnePass {
+	if c.near || q.OnePass || sr.g.fl.weighted {
+		// Under cost multipliers the shorter path may be the dearer one:
+		// the passes' lengths do not compare their costs.
 		return true
 	}
 	c.kept, c.keptRes = sr.corridorPath(c.kept[:0], q)
@@ -122,10 +126,10 @@ func (sr *Searcher) secondPass(q Query) bool {
 		clear(c.tgen)
 		c.pass = 1
 	}
-	c.near, c.polys = true, c.polys[:0]
+	c.near, c.polys, c.base = true, c.polys[:0], 0
 	c.newGen()
 	if c.joined { // the legs of the same abstract path again
-		c.joined, c.base = false, 0
+		c.joined = false
 		c.ids = append(c.ids[:0], corridorStart)
 		c.phase, c.mode = 0, corridorConfined
 		c.beginLeg()

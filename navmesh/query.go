@@ -43,15 +43,16 @@ type Query struct {
 	// long queries it is from 2 (mazes, rooms) to tens of times faster
 	// (BenchmarkCorridor). On a tiled mesh a long query runs over the
 	// tiles first (see [Searcher.AppendCorridor] and
-	// [Mesh.FillCorridorTables]). Unless OnePass is set, a query whose
-	// corridor crosses a portal 2 units long or more searches a second
-	// time, each crossing at the point of its portal nearest the one
-	// before instead of at its midpoint, and keeps the shorter of the two
-	// pulled paths: the worst paths of city maps came down from 1.57× to
+	// [Mesh.FillCorridorTables]). Unless OnePass is set, or Filter has
+	// cost multipliers, a query whose corridor crosses a portal 2 units
+	// long or more searches a second time, each crossing at the point of
+	// its portal nearest the one before instead of at its midpoint, and
+	// keeps the shorter of the two pulled paths: the worst paths of city maps came down from 1.57× to
 	// 1.12× the 8-connected optimum, for 2 to 3.3 times the time.
 	Corridor bool
 	// OnePass, with Corridor, leaves out the second pass: the corridor is
-	// the one whose chain of portal midpoints is shortest, as in Detour.
+	// the one the search over the chains of portal midpoints finds (the
+	// shortest chain, within the search's weight), as in Detour.
 	OnePass bool
 	// Filter, when not nil, weighs and excludes polygons by their area
 	// types ([Mesh.Area]), as it does cells for a grid query: the search

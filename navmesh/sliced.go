@@ -81,7 +81,8 @@ func (sr *Searcher) BeginSliced(from, to mgl64.Vec2, q Query) error {
 //
 // A step costs O(n log k) for the k nodes of the search, plus, on the step
 // that ends it, making the path (O(k) to pick the end of a partial one,
-// and pulling a corridor taut). A corridor query that runs over a tiled
+// and pulling a corridor taut; also on the step that ends a corridor
+// query's first pass, when a second follows). A corridor query that runs over a tiled
 // mesh's tiles (see [Searcher.AppendCorridor]) also searches its goal's
 // tiles when it begins and its start's on its first step, and finds each
 // tile table that a step needs and the mesh lacks (some 0.4 ms a tile of
