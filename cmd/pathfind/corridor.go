@@ -15,7 +15,7 @@ func newCorridorRouter(g *grid.Grid, rf *routerFlags) (pointRouter, error) {
 	if err != nil {
 		return nil, err
 	}
-	r.query.Corridor = true
+	r.query.Corridor, r.query.OnePass = true, rf.onePass
 	r.m.FillCorridorTables()
 	return r, nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/cairn-nav/cairn/cmd/internal/picture"
 	"github.com/cairn-nav/cairn/internal/gridcheck"
 	"github.com/cairn-nav/cairn/internal/testmap"
+	"github.com/cairn-nav/cairn/navmesh"
 )
 
 // TestScenCorridor runs the demo map's hand-written scenarios with -algo
@@ -101,6 +102,41 @@ func TestRouteCorridor(t *testing.T) {
 				t.Errorf("cost %q, the exact search's %v", field(t, out, "cost"), tc.min)
 			}
 		})
+	}
+}
+
+// TestOnePassFlag checks -one-pass: a corridor route with it is legal,
+// as long as or longer than without, and the flag is refused with other
+// algorithms and, with -mesh alone, without -algo corridor.
+func TestOnePassFlag(t *testing.T) {
+	cost := func(args ...string) float64 {
+		t.Helper()
+		out, errOut, code := pathfind(t, append([]string{"route", "-map", demoMap, "-from", "3,3", "-to", "60,30", "-algo", "corridor"}, args...)...)
+		if code != 0 || errOut != "" {
+			t.Fatalf("%v: status %d, stderr %q", args, code, errOut)
+		}
+		c, err := strconv.ParseFloat(field(t, out, "cost"), 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	if one, two := cost("-one-pass"), cost(); one < two-1e-9 || one < 67.16125809783014-1e-5 {
+		t.Errorf("-one-pass cost %v, without %v (the exact search's 67.16)", one, two)
+	}
+	mesh := writeGridMesh(t, loadDemo(t), navmesh.Options{}, t.TempDir(), "demo.nav")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"route", "-map", demoMap, "-from", "3,3", "-to", "60,30", "-algo", "navmesh", "-one-pass"}, "-algo navmesh takes no -one-pass"},
+		{[]string{"scen", "-map", demoMap, "-scen", "x.scen", "-one-pass"}, "-algo astar takes no -one-pass"},
+		{[]string{"route", "-mesh", mesh, "-from", "3.5,3.5", "-to", "60.5,30.5", "-one-pass"}, "-one-pass needs -algo corridor"},
+		{[]string{"route", "-mesh", mesh, "-from", "3.5,3.5", "-to", "60.5,30.5", "-algo", "navmesh", "-one-pass"}, "-algo navmesh takes no -one-pass"},
+	} {
+		if _, errOut, code := pathfind(t, tc.args...); code != 2 || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%v: status %d, stderr %q; want 2 and %q", tc.args, code, errOut, tc.want)
+		}
 	}
 }
 

@@ -97,7 +97,7 @@ func shortVec(p mgl64.Vec2) string {
 }
 
 // meshAloneFlags are the flags route takes with -mesh and no -map.
-var meshAloneFlags = []string{"mesh", "from", "to", "algo", "path", "png"}
+var meshAloneFlags = []string{"mesh", "from", "to", "algo", "one-pass", "path", "png"}
 
 // checkMeshAlone refuses the flags set on fs that need a map, and returns
 // the -algo to run: navmesh unless set, or corridor.
@@ -119,6 +119,8 @@ func checkMeshAlone(fs *flag.FlagSet, rf *routerFlags) (navmesh.Query, error) {
 	}
 	a, ok := lookupAlgo(rf.algo)
 	switch {
+	case !isSet(fs, "algo") && rf.onePass:
+		return navmesh.Query{}, cli.Usagef("-one-pass needs -algo corridor")
 	case !isSet(fs, "algo"):
 		rf.algo = "navmesh"
 		return navmesh.Query{}, nil
@@ -127,7 +129,10 @@ func checkMeshAlone(fs *flag.FlagSet, rf *routerFlags) (navmesh.Query, error) {
 	case !a.radius:
 		return navmesh.Query{}, cli.Usagef("-algo %s needs -map: with -mesh alone, -algo is navmesh or corridor", a.name)
 	}
-	return navmesh.Query{Corridor: a.name == "corridor"}, nil
+	if rf.onePass && a.name != "corridor" {
+		return navmesh.Query{}, cli.Usagef("-algo %s takes no -one-pass (only corridor does)", a.name)
+	}
+	return navmesh.Query{Corridor: a.name == "corridor", OnePass: rf.onePass}, nil
 }
 
 func isSet(fs *flag.FlagSet, name string) bool {
