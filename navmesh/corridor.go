@@ -146,14 +146,13 @@ type corridor struct {
 	started  bool
 	seen     []int32 // per polygon, its place in the corridor being made + 1
 	// The second pass (corridor_passes.go): whether it runs, its number
-	// (for tgen), and per crossing the parameter along its portal of the
-	// point it stands at, valid where tgen is the pass's; and the first
+	// (for near.pass), and per crossing the point it stands at, valid
+	// where its pass is the pass's; and the first
 	// pass's path, result and corridor, once passes is 1.
 	near      bool
 	pass      uint32
 	passes    int
-	tpos      []float32
-	tgen      []uint32
+	at        []nearAt
 	kept      []mgl64.Vec2
 	keptRes   Result
 	keptPolys []PolyID
@@ -218,10 +217,10 @@ func (c *corridor) point(n int32) mgl64.Vec2 {
 	}
 	k := n - corridorPortal
 	x := &c.cr[k]
-	if c.near && c.tgen[k] == c.pass {
-		a, b := c.m.edge(c.m.polys[x.into], x.in)
-		t := float64(c.tpos[k])
-		return mgl64.Vec2{a[0] + (b[0]-a[0])*t, a[1] + (b[1]-a[1])*t}
+	if c.near {
+		if p := &c.at[k]; p.pass == c.pass {
+			return mgl64.Vec2{float64(p.x), float64(p.y)}
+		}
 	}
 	return c.m.mid(c.m.polys[x.into], x.in)
 }
@@ -289,9 +288,14 @@ func (c *corridor) leave(dst []core.Edge, pid PolyID, in int32, at mgl64.Vec2) [
 		if !ok {
 			continue
 		}
-		mp := m.mid(p, i)
+		a, b := m.edge(p, i)
+		mp := mgl64.Vec2{(a[0] + b[0]) / 2, (a[1] + b[1]) / 2}
 		c.setH(x, p, i, mp)
-		dst = append(dst, core.Edge{To: corridorPortal + x, Cost: geom.Dist(c.legPoint(p, i, mp, at), at) * mult})
+		to := mp
+		if c.near && c.mode != corridorAbstract {
+			to = nearest(a, b, at)
+		}
+		dst = append(dst, core.Edge{To: corridorPortal + x, Cost: geom.Dist(to, at) * mult})
 	}
 	return dst
 }

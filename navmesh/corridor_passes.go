@@ -51,16 +51,23 @@ func (c *corridor) longestPortal() float64 {
 	return long
 }
 
-// nearCrossing returns the point of edge i of p nearest q.
-func (m *Mesh) nearCrossing(p poly, i int32, q mgl64.Vec2) (mgl64.Vec2, float32) {
-	a, b := m.edge(p, i)
+// nearAt is where a crossing stands in the second pass, in single
+// precision (a stand-in for the costs only: the path is pulled from the
+// portals), and the pass that set it.
+type nearAt struct {
+	x, y float32
+	pass uint32
+}
+
+// nearest returns the point of segment ab nearest q.
+func nearest(a, b, q mgl64.Vec2) mgl64.Vec2 {
 	d := b.Sub(a)
 	l := d.Dot(d)
 	if l == 0 {
-		return a, 0
+		return a
 	}
 	t := max(0, min(1, q.Sub(a).Dot(d)/l))
-	return a.Add(d.Mul(t)), float32(t)
+	return a.Add(d.Mul(t))
 }
 
 // AppendEdgesFrom is AppendEdges, but for a crossing in the second pass,
@@ -74,28 +81,17 @@ func (c *corridor) AppendEdgesFrom(dst []core.Edge, n, parent int32) []core.Edge
 	pid, in := x.into, x.in
 	p := m.polys[pid]
 	var at mgl64.Vec2
-	t := float32(0.5)
 	if parent < 0 { // a leg's first crossing
 		at = m.mid(p, in)
 	} else {
-		at, t = m.nearCrossing(p, in, c.point(parent))
+		a, b := m.edge(p, in)
+		at = nearest(a, b, c.point(parent))
 	}
-	k := n - corridorPortal
-	c.tpos[k], c.tgen[k] = t, c.pass
+	c.at[n-corridorPortal] = nearAt{float32(at[0]), float32(at[1]), c.pass}
 	if c.g.isGoalPoly(pid) && (c.mode != corridorConfined || c.target == corridorGoal) {
 		dst = append(dst, core.Edge{To: corridorGoal, Cost: geom.Dist(c.to, at) * c.g.fl.cost[m.Area(pid)]})
 	}
 	return c.leave(dst, pid, in, at)
-}
-
-// legPoint returns where the leg from at to the crossing of edge i of p,
-// whose midpoint is mp, ends: mp, or in the second pass the nearest point.
-func (c *corridor) legPoint(p poly, i int32, mp, at mgl64.Vec2) mgl64.Vec2 {
-	if !c.near || c.mode == corridorAbstract {
-		return mp
-	}
-	q, _ := c.m.nearCrossing(p, i, at)
-	return q
 }
 
 // secondPass is called when a pass of the corridor search has ended, with
@@ -119,11 +115,11 @@ func (sr *Searcher) secondPass(q Query) bool {
 	if c.longestPortal() < secondPassPortal {
 		return true // the midpoints were good stand-ins
 	}
-	if len(c.tpos) < len(c.cr) {
-		c.tpos, c.tgen = make([]float32, len(c.cr)), make([]uint32, len(c.cr))
+	if len(c.at) < len(c.cr) {
+		c.at = make([]nearAt, len(c.cr))
 	}
 	if c.pass++; c.pass == 0 {
-		clear(c.tgen)
+		clear(c.at)
 		c.pass = 1
 	}
 	c.near, c.polys, c.base = true, c.polys[:0], 0
