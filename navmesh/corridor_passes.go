@@ -122,8 +122,9 @@ func (sr *Searcher) secondPass(q Query) bool {
 		clear(c.at)
 		c.pass = 1
 	}
+	// The crossings keep the heuristics the first pass set (the same goal,
+	// from the same midpoints); a leg over the tiles sets its own.
 	c.near, c.polys, c.base = true, c.polys[:0], 0
-	c.newGen()
 	if c.joined { // the legs of the same abstract path again
 		c.joined = false
 		c.ids = append(c.ids[:0], corridorStart)
