@@ -210,11 +210,12 @@ func (sp *splicing) keptRows() (above, below int) {
 	return above, below
 }
 
-// copyKept copies src[from:to] into dst, but for dst[from:min(kept, to)]
-// when dst's memory is spare's, which holds those elements already.
-func copyKept[T any](dst, spare, src []T, from, kept, to int) {
+// copyKept copies src[:to] into dst, but for dst[:min(kept, to)] when
+// dst's memory is spare's, which holds those elements already.
+func copyKept[T any](dst, spare, src []T, kept, to int) {
+	from := 0
 	if sameMemory(dst, spare) {
-		from = max(from, min(kept, to))
+		from = min(kept, to)
 	}
 	copy(dst[from:to], src[from:to])
 }

@@ -241,11 +241,11 @@ func (sp *splicing) above() {
 	copy(sp.nt.rowVert, oV[:b0])
 	sa, ka := sp.sa, sp.ka
 	nm.verts = reuse(sa.verts, len(m.verts), slack(len(m.verts)))[:oV[b0]]
-	copyKept(nm.verts, sa.verts, m.verts, 0, int(oV[ka]), int(oV[b0]))
+	copyKept(nm.verts, sa.verts, m.verts, int(oV[ka]), int(oV[b0]))
 	nm.ev = reuse(sa.ev, len(m.ev), slack(len(m.ev)))[:oE[b0]]
-	copyKept(nm.ev, sa.ev, m.ev, 0, int(oE[ka]), int(oE[b0]))
+	copyKept(nm.ev, sa.ev, m.ev, int(oE[ka]), int(oE[b0]))
 	nm.polys = reuse(sa.polys, len(m.polys), slack(len(m.polys)))[:oP[b0]]
-	copyKept(nm.polys, sa.polys, m.polys, 0, int(oP[ka]), int(oP[b0]))
+	copyKept(nm.polys, sa.polys, m.polys, int(oP[ka]), int(oP[b0]))
 	if m.area != nil {
 		nm.area = append(reuse(sa.area, len(m.polys), cap(nm.polys))[:0], m.area[:oP[b0]]...)
 	}
@@ -274,10 +274,9 @@ func (sp *splicing) below() {
 	sa, kb := sp.sa, sp.kb
 	// The rows from kb on are in the spare arrays already, where nm's
 	// arrays have their memory: they are copied up to there (in m's
-	// numbering) and then taken as they are.
-	// When the rows are kept, both bands' gains sum to nothing, so nv is
-	// the spare's own length: the append stays in its memory. Keeping rows
-	// with other gains would need the tail moved instead.
+	// numbering) and then taken as they are. Both bands' gains then sum
+	// to nothing, so nv is the spare's own length and the append stays in
+	// its memory (keeping rows with other gains would need the tail moved).
 	end := keptFrom(nm.verts, sa.verts, kb, nt.ny, int(oV[kb]), len(m.verts))
 	nv := len(nm.verts) + len(m.verts) - int(oV[b1+1])
 	nm.verts = append(nm.verts, m.verts[oV[b1+1]:end]...)[:nv]
@@ -325,8 +324,8 @@ func (sp *splicing) neighbours() {
 	w0, wEnd := s.tw0, s.tw0+int32(len(s.twin))
 	nm.enb, nm.etwin = reuse(sp.sa.enb, int(ne), slack(int(ne))), reuse(sp.sa.etwin, int(ne), slack(int(ne)))
 	ka, kb := int(oE[sp.ka]), sp.kb
-	copyKept(nm.enb, sp.sa.enb, m.enb, 0, ka, int(w0))
-	copyKept(nm.etwin, sp.sa.etwin, m.etwin, 0, ka, int(w0))
+	copyKept(nm.enb, sp.sa.enb, m.enb, ka, int(w0))
+	copyKept(nm.etwin, sp.sa.etwin, m.etwin, ka, int(w0))
 	// keep sets edge e's neighbour as m has it: the same edge above the
 	// band, the edge dE before it below, whose polygon moves by dP.
 	keep := func(e int32) {
@@ -394,9 +393,9 @@ func (sp *splicing) label() {
 	nm.pre, nm.end = reuse(sp.sa.pre, np, slack(np)), reuse(sp.sa.end, np, slack(np))
 	nm.bridge = reuse(sp.sa.bridge, ne, slack(ne))
 	sa, ka, kb := sp.sa, sp.ka, sp.kb
-	copyKept(nm.pre, sa.pre, m.pre, 0, int(oP[ka]), int(oP[b0]))
-	copyKept(nm.end, sa.end, m.end, 0, int(oP[ka]), int(oP[b0]))
-	copyKept(nm.bridge, sa.bridge, m.bridge, 0, int(oE[ka]), int(oE[b0]))
+	copyKept(nm.pre, sa.pre, m.pre, int(oP[ka]), int(oP[b0]))
+	copyKept(nm.end, sa.end, m.end, int(oP[ka]), int(oP[b0]))
+	copyKept(nm.bridge, sa.bridge, m.bridge, int(oE[ka]), int(oE[b0]))
 	// The band's bridges are marked below, its other edges none; its
 	// numbers are all set, by labelRows.
 	bandEnd := ne
@@ -444,7 +443,7 @@ func (sp *splicing) corners() {
 	oV, nV := sp.ot.rowVert, sp.nt.rowVert
 	b0, b1 := sp.b0, sp.b1
 	nm.reflex = reuse(sp.sa.reflex, len(nm.verts), slack(len(nm.verts)))
-	copyKept(nm.reflex, sp.sa.reflex, m.reflex, 0, int(oV[sp.ka]), int(oV[b0]))
+	copyKept(nm.reflex, sp.sa.reflex, m.reflex, int(oV[sp.ka]), int(oV[b0]))
 	if b0 > 0 {
 		// The vertices on the band's first line that the row above
 		// numbers: whether one is a corner depends on the band's cells
