@@ -19,8 +19,8 @@ import (
 // (node corridorPortal+port[e]): a polygon is entered by one of its
 // portals, so a crossing says both where the path is and which polygon it
 // is in. A crossing stands at its portal's midpoint (in the first pass;
-// a second pass stands it elsewhere, see corridor_passes.go). The two crossings of
-// one portal are numbered side by side (see corridor.port), so that the
+// a second pass stands it elsewhere, see corridor_passes.go). The two
+// crossings of one portal are numbered side by side (see corridor.port), so that the
 // search finds one's state next to the other's and works out their
 // heuristic once. Edges join the start to the
 // crossings out of the polygons that hold it, a crossing into polygon p to
@@ -146,9 +146,9 @@ type corridor struct {
 	started  bool
 	seen     []int32 // per polygon, its place in the corridor being made + 1
 	// The second pass (corridor_passes.go): whether it runs, its number
-	// (for near.pass), and per crossing the point it stands at, valid
-	// where its pass is the pass's; and the first
-	// pass's path, result and corridor, once passes is 1.
+	// (for nearAt.pass), and per crossing the point it stands at, valid
+	// where its pass is the pass's; and the first pass's path, result and
+	// corridor, once passes is 1.
 	near      bool
 	pass      uint32
 	passes    int
