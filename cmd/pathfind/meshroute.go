@@ -129,8 +129,8 @@ func checkMeshAlone(fs *flag.FlagSet, rf *routerFlags) (navmesh.Query, error) {
 	case !a.radius:
 		return navmesh.Query{}, cli.Usagef("-algo %s needs -map: with -mesh alone, -algo is navmesh or corridor", a.name)
 	}
-	if rf.onePass && a.name != "corridor" {
-		return navmesh.Query{}, cli.Usagef("-algo %s takes no -one-pass (only corridor does)", a.name)
+	if err := rf.checkOnePass(a.name); err != nil {
+		return navmesh.Query{}, err
 	}
 	return navmesh.Query{Corridor: a.name == "corridor", OnePass: rf.onePass}, nil
 }

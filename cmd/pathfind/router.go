@@ -143,11 +143,19 @@ func (rf *routerFlags) check() error {
 	if !a.radius && (rf.radius != 0 || rf.mesh != "") {
 		return cli.Usagef("-algo %s takes neither -radius nor -mesh (only navmesh and corridor do)", a.name)
 	}
-	if rf.onePass && a.name != "corridor" {
-		return cli.Usagef("-algo %s takes no -one-pass (only corridor does)", a.name)
+	if err := rf.checkOnePass(a.name); err != nil {
+		return err
 	}
 	if math.IsNaN(rf.radius) || math.IsInf(rf.radius, 0) || rf.radius < 0 {
 		return cli.Usagef("-radius %v, want a finite value ≥ 0", rf.radius)
+	}
+	return nil
+}
+
+// checkOnePass refuses -one-pass with any -algo but corridor.
+func (rf *routerFlags) checkOnePass(algo string) error {
+	if rf.onePass && algo != "corridor" {
+		return cli.Usagef("-algo %s takes no -one-pass (only corridor does)", algo)
 	}
 	return nil
 }
